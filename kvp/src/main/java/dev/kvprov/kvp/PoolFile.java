@@ -1,0 +1,426 @@
+package dev.kvprov.kvp;
+
+import static dev.kvprov.kvp.RecordCodec.KEY_SIZE;
+import static dev.kvprov.kvp.RecordCodec.RECORD_SIZE;
+import static java.nio.file.StandardOpenOption.APPEND;
+import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+
+/**
+ * One KVP pool file ({@code .kvp_pool_N}), read and written under the same locks as every other
+ * writer of it.
+ *
+ * <p>Every operation opens the file, takes {@code flock} and the {@code fcntl} lock, does its work
+ * and lets go; waiting for the locks is bounded by the lock timeout, so a stuck writer elsewhere
+ * costs a clear error, never a hung boot. Records are written whole, a batch in one {@code write}
+ * on an append-only descriptor. Instances are immutable and safe to share between threads.
+ */
+public final class PoolFile {
+  /** Where {@code hv_kvp_daemon} keeps the pools. */
+  public static final Path DEFAULT_DIRECTORY = Path.of("/var/lib/hyperv");
+
+  /** How long an operation waits for other writers' locks unless told otherwise. */
+  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Where stale pools are archived when an archive is asked for without a directory. */
+  public static final Path DEFAULT_ARCHIVE_DIRECTORY = Path.of("/var/lib/kvprov/kvp-archive");
+
+  /** How many archived pools are kept unless told otherwise. */
+  public static final int DEFAULT_ARCHIVE_KEEP = 5;
+
+  private static final System.Logger LOG = System.getLogger(PoolFile.class.getName());
+  private static final Pattern POOL_NAME = Pattern.compile("\\.kvp_pool_(\\d+)");
+  private static final FileAttribute<?>[] OWNER_ONLY = {
+    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+  };
+  private static final FileAttribute<?>[] NO_ATTRIBUTES = {};
+
+  private final Path path;
+  private final Duration lockTimeout;
+  private final KvpLimits limits;
+  private final boolean syncWrites;
+  private final PoolArchive archive;
+
+  private PoolFile(Builder b) {
+    this.path = b.file != null ? b.file : b.directory.resolve(".kvp_pool_" + b.pool);
+    this.lockTimeout = b.lockTimeout;
+    this.limits = b.limits;
+    this.syncWrites = b.syncWrites;
+    this.archive = b.archiveDirectory == null ? null : new PoolArchive(b.archiveDirectory, b.keep);
+  }
+
+  /** Pool {@code pool} (0–3) in {@code directory}, with the default settings. */
+  public static PoolFile open(Path directory, int pool) {
+    return builder().directory(directory).pool(pool).build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Whether locks include {@code flock}. False only when the native library could not load; then
+   * only the {@code fcntl} lock is taken (and a warning is logged once).
+   */
+  public static boolean flockAvailable() {
+    return PoolLock.flockAvailable();
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public KvpLimits limits() {
+    return limits;
+  }
+
+  /** Appends one record. See {@link #append(List)}. */
+  public void append(KvpRecord record) throws IOException {
+    append(List.of(record));
+  }
+
+  /**
+   * Appends records as one batch: all are validated first (none is written if one is invalid), then
+   * written with a single {@code write} under the locks. Creates the pool (mode 0600) and its
+   * directory if missing. A torn record left at the end by a writer that died mid-write is cut off
+   * first, so the batch starts on a record boundary.
+   *
+   * @throws IllegalArgumentException if a record does not fit this pool's {@link KvpLimits}
+   */
+  public void append(List<KvpRecord> records) throws IOException {
+    requireNonNull(records, "records");
+    if (records.isEmpty()) {
+      return;
+    }
+    byte[] batch = new byte[Math.multiplyExact(records.size(), RECORD_SIZE)];
+    for (int i = 0; i < records.size(); i++) {
+      RecordCodec.encodeInto(records.get(i), limits, batch, i * RECORD_SIZE);
+    }
+    ensureDirectory();
+    try (PoolLock lock = lock(Set.of(WRITE, APPEND, CREATE), OWNER_ONLY, false)) {
+      FileChannel channel = lock.channel();
+      dropTornTail(channel);
+      writeFully(channel, ByteBuffer.wrap(batch), -1);
+      if (syncWrites) {
+        channel.force(false);
+      }
+    }
+  }
+
+  /** Reads every record, under shared locks. For large pools prefer {@link #scan}. */
+  public PoolSnapshot read() throws IOException {
+    PoolSnapshot.Collector collector = new PoolSnapshot.Collector();
+    scan(collector);
+    return collector.snapshot();
+  }
+
+  /**
+   * Streams every record to {@code visitor} in file order, under shared locks held for the whole
+   * scan, in constant memory.
+   *
+   * @throws NoSuchFileException if the pool does not exist
+   */
+  public void scan(PoolVisitor visitor) throws IOException {
+    requireNonNull(visitor, "visitor");
+    try (PoolLock lock = lock(Set.of(READ), NO_ATTRIBUTES, true)) {
+      new PoolScanner().scan(lock.channel(), visitor);
+    }
+  }
+
+  /**
+   * Sets {@code record.key()} to {@code record.value()}: the first record with that key is
+   * rewritten in place (order kept) and any later duplicates are deleted; with no such record, it
+   * is appended. Afterwards the pool holds exactly one record with the key.
+   *
+   * @return true if an existing record was replaced, false if the record was appended
+   */
+  public boolean upsert(KvpRecord record) throws IOException {
+    byte[] encoded = RecordCodec.encode(record, limits);
+    byte[] key = RecordCodec.keyBytes(record.key(), limits);
+    ensureDirectory();
+    try (PoolLock lock = lock(Set.of(READ, WRITE, CREATE), OWNER_ONLY, false)) {
+      FileChannel channel = lock.channel();
+      long[] matches = findKey(channel, key);
+      if (matches.length == 0) {
+        dropTornTail(channel);
+        writeFully(channel, ByteBuffer.wrap(encoded), channel.size());
+      } else {
+        writeFully(channel, ByteBuffer.wrap(encoded), matches[0] * RECORD_SIZE);
+        removeRecords(channel, Arrays.copyOfRange(matches, 1, matches.length));
+      }
+      if (syncWrites) {
+        channel.force(false);
+      }
+      return matches.length > 0;
+    }
+  }
+
+  /**
+   * Deletes every record whose key is exactly {@code key}; later records move up to close the gap,
+   * as {@code hv_kvp_daemon} does, so the file stays a dense array in the same order.
+   *
+   * @return how many records were deleted
+   */
+  public int delete(String key) throws IOException {
+    byte[] keyBytes = RecordCodec.keyBytes(key, KvpLimits.WIRE);
+    try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
+      FileChannel channel = lock.channel();
+      long[] matches = findKey(channel, keyBytes);
+      removeRecords(channel, matches);
+      if (syncWrites && matches.length > 0) {
+        channel.force(false);
+      }
+      return matches.length;
+    } catch (NoSuchFileException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Empties the pool if it was last written before {@code bootTime} (mtime ≤ boot time), so this
+   * boot's records do not mix with an earlier boot's. With an archive configured, a non-empty pool
+   * is first copied there durably; if that copy fails, the pool is left untouched and the error
+   * thrown. All of it happens under the locks.
+   */
+  public StaleClearResult clearIfStale(Instant bootTime) throws IOException {
+    requireNonNull(bootTime, "bootTime");
+    try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
+      FileChannel channel = lock.channel();
+      FileTime modified = Files.getLastModifiedTime(path);
+      if (modified.toInstant().isAfter(bootTime)) {
+        return new StaleClearResult(StaleClearResult.Outcome.FRESH, 0, Optional.empty());
+      }
+      long size = channel.size();
+      Optional<Path> archived = Optional.empty();
+      if (archive != null && size > 0) {
+        archived = Optional.of(archive.store(channel, size, label(), bootTime.getEpochSecond()));
+      }
+      channel.truncate(0);
+      channel.force(true);
+      // Truncating an empty file leaves its mtime alone; mark the pool as this boot's either way.
+      Files.setLastModifiedTime(path, FileTime.from(Instant.now()));
+      return new StaleClearResult(StaleClearResult.Outcome.CLEARED, size / RECORD_SIZE, archived);
+    } catch (NoSuchFileException e) {
+      return new StaleClearResult(StaleClearResult.Outcome.ABSENT, 0, Optional.empty());
+    }
+  }
+
+  private PoolLock lock(Set<OpenOption> options, FileAttribute<?>[] attributes, boolean shared)
+      throws IOException {
+    return PoolLock.acquire(path, options, attributes, shared, lockTimeout);
+  }
+
+  private void ensureDirectory() throws IOException {
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      Files.createDirectories(parent);
+    }
+  }
+
+  /** "pool1" for {@code .kvp_pool_1}, else the file name: names archive copies. */
+  private String label() {
+    String name = path.getFileName().toString();
+    Matcher m = POOL_NAME.matcher(name);
+    return m.matches() ? "pool" + m.group(1) : name.replaceAll("[^A-Za-z0-9_.-]", "_");
+  }
+
+  private void dropTornTail(FileChannel channel) throws IOException {
+    long size = channel.size();
+    long torn = size % RECORD_SIZE;
+    if (torn != 0) {
+      channel.truncate(size - torn);
+      LOG.log(
+          Level.WARNING,
+          "kvp: {0} ended with a torn record ({1} bytes at offset {2}, left by a writer that died"
+              + " mid-write); cut it off so new records stay aligned",
+          path,
+          torn,
+          size - torn);
+    }
+  }
+
+  /** Indexes of the records whose key field holds exactly {@code key}. */
+  private static long[] findKey(FileChannel channel, byte[] key) throws IOException {
+    LongStream.Builder found = LongStream.builder();
+    byte[] buffer = new byte[PoolScanner.RECORDS_PER_READ * RECORD_SIZE];
+    long records = channel.size() / RECORD_SIZE;
+    for (long first = 0; first < records; first += PoolScanner.RECORDS_PER_READ) {
+      int count = (int) Math.min(PoolScanner.RECORDS_PER_READ, records - first);
+      readFully(channel, ByteBuffer.wrap(buffer, 0, count * RECORD_SIZE), first * RECORD_SIZE);
+      for (int r = 0; r < count; r++) {
+        int at = r * RECORD_SIZE;
+        if (key.length < KEY_SIZE
+            && buffer[at + key.length] == 0
+            && Arrays.equals(buffer, at, at + key.length, key, 0, key.length)) {
+          found.add(first + r);
+        }
+      }
+    }
+    return found.build().toArray();
+  }
+
+  /**
+   * Removes the records at the given ascending indexes by moving every later byte up, then cuts the
+   * file to its new length. Streams through a fixed buffer; the write position never passes the
+   * read position, so nothing is overwritten before it has been read.
+   */
+  private static void removeRecords(FileChannel channel, long[] indexes) throws IOException {
+    if (indexes.length == 0) {
+      return;
+    }
+    long size = channel.size();
+    byte[] buffer = new byte[PoolScanner.RECORDS_PER_READ * RECORD_SIZE];
+    long write = indexes[0] * RECORD_SIZE;
+    long read = write;
+    int next = 0;
+    while (read < size) {
+      int length = (int) Math.min(buffer.length, size - read);
+      readFully(channel, ByteBuffer.wrap(buffer, 0, length), read);
+      int kept = 0;
+      for (int at = 0; at < length; at += RECORD_SIZE) {
+        long index = (read + at) / RECORD_SIZE;
+        int chunk = Math.min(RECORD_SIZE, length - at);
+        if (next < indexes.length && indexes[next] == index && chunk == RECORD_SIZE) {
+          next++;
+          continue;
+        }
+        System.arraycopy(buffer, at, buffer, kept, chunk);
+        kept += chunk;
+      }
+      writeFully(channel, ByteBuffer.wrap(buffer, 0, kept), write);
+      write += kept;
+      read += length;
+    }
+    channel.truncate(write);
+  }
+
+  private static void readFully(FileChannel channel, ByteBuffer buffer, long position)
+      throws IOException {
+    while (buffer.hasRemaining()) {
+      int n = channel.read(buffer, position);
+      if (n < 0) {
+        throw new IOException("the pool shrank while it was locked");
+      }
+      position += n;
+    }
+  }
+
+  /** Writes all of {@code buffer}; at the end of an append channel when {@code position < 0}. */
+  private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
+      throws IOException {
+    while (buffer.hasRemaining()) {
+      if (position < 0) {
+        channel.write(buffer);
+      } else {
+        position += channel.write(buffer, position);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PoolFile[" + path + "]";
+  }
+
+  /** Settings for a {@link PoolFile}. Defaults: pool 1 in {@code /var/lib/hyperv}, host-safe. */
+  public static final class Builder {
+    private Path directory = DEFAULT_DIRECTORY;
+    private int pool = 1;
+    private Path file;
+    private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+    private KvpLimits limits = KvpLimits.HOST_SAFE;
+    private boolean syncWrites;
+    private Path archiveDirectory;
+    private int keep = DEFAULT_ARCHIVE_KEEP;
+
+    private Builder() {}
+
+    /** The directory holding {@code .kvp_pool_N} (a rescued disk's, a test's). */
+    public Builder directory(Path directory) {
+      this.directory = requireNonNull(directory, "directory");
+      this.file = null;
+      return this;
+    }
+
+    /** Which pool, 0 to 3. Pool 1 is the guest's own. */
+    public Builder pool(int pool) {
+      if (pool < 0 || pool > 3) {
+        throw new IllegalArgumentException("pool is " + pool + "; Hyper-V has pools 0 to 3");
+      }
+      this.pool = pool;
+      return this;
+    }
+
+    /** An exact file instead of directory + pool (an exported or archived pool). */
+    public Builder file(Path file) {
+      this.file = requireNonNull(file, "file");
+      return this;
+    }
+
+    /** The longest an operation waits for other writers' locks. */
+    public Builder lockTimeout(Duration lockTimeout) {
+      requireNonNull(lockTimeout, "lockTimeout");
+      if (lockTimeout.isNegative()) {
+        throw new IllegalArgumentException("lockTimeout is negative: " + lockTimeout);
+      }
+      this.lockTimeout = lockTimeout;
+      return this;
+    }
+
+    /** The size limits records are checked against when written. */
+    public Builder limits(KvpLimits limits) {
+      this.limits = requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * Whether each write is forced to disk ({@code fdatasync}) before it returns, so it survives a
+     * power cut or a hard reset of the VM, not only the death of the process. Off by default.
+     */
+    public Builder syncWrites(boolean syncWrites) {
+      this.syncWrites = syncWrites;
+      return this;
+    }
+
+    /**
+     * Archive a stale pool into {@code directory} before {@link PoolFile#clearIfStale} empties it,
+     * keeping the newest {@code keep} copies.
+     */
+    public Builder archive(Path directory, int keep) {
+      if (keep < 1) {
+        throw new IllegalArgumentException(
+            "keep is " + keep + "; an archive keeps at least 1 copy");
+      }
+      this.archiveDirectory = requireNonNull(directory, "directory");
+      this.keep = keep;
+      return this;
+    }
+
+    public PoolFile build() {
+      return new PoolFile(this);
+    }
+  }
+}

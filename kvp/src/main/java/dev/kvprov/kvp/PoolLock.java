@@ -1,0 +1,197 @@
+package dev.kvprov.kvp;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An open pool file held under both lock families that writers use on Linux: BSD {@code flock}
+ * (cloud-init, azure-init) taken first, then the POSIX {@code fcntl} lock (hv_kvp_daemon), released
+ * in reverse order on {@link #close()}.
+ *
+ * <p>POSIX locks belong to the process, and closing <em>any</em> descriptor of the file drops them
+ * all. So within this JVM, every use of one pool file, from opening its channel to closing it, is
+ * serialized by an in-process lock; the file is never opened or closed by this module outside it.
+ */
+final class PoolLock implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(PoolLock.class.getName());
+  private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS =
+      new ConcurrentHashMap<>();
+  private static final AtomicBoolean FALLBACK_REPORTED = new AtomicBoolean();
+  private static final long MAX_POLL_MILLIS = 20;
+
+  private final ReentrantLock inProcess;
+  private final FileChannel channel;
+  private final int flockFd;
+  private final FileLock fcntlLock;
+
+  private PoolLock(ReentrantLock inProcess, FileChannel channel, int flockFd, FileLock fcntlLock) {
+    this.inProcess = inProcess;
+    this.channel = channel;
+    this.flockFd = flockFd;
+    this.fcntlLock = fcntlLock;
+  }
+
+  /** Whether {@code flock} is taken too, or only the {@code fcntl} lock (native code missing). */
+  static boolean flockAvailable() {
+    return LibC.isAvailable();
+  }
+
+  /**
+   * Opens {@code path} with {@code options} and takes both locks, waiting at most {@code timeout}
+   * in all.
+   *
+   * @param shared take shared (read) locks; the channel must then be opened for reading
+   * @throws PoolLockTimeoutException if a lock stays held by someone else past the timeout
+   */
+  static PoolLock acquire(
+      Path path,
+      Set<? extends OpenOption> options,
+      FileAttribute<?>[] createAttributes,
+      boolean shared,
+      Duration timeout)
+      throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ReentrantLock inProcess =
+        IN_PROCESS.computeIfAbsent(path.toAbsolutePath().normalize(), p -> new ReentrantLock());
+    try {
+      if (!inProcess.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new PoolLockTimeoutException(
+            path, timeout, "another thread of this process is using the pool");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the lock on " + path);
+    }
+    FileChannel channel = null;
+    int fd = -1;
+    try {
+      channel = FileChannel.open(path, options, createAttributes);
+      if (LibC.isAvailable()) {
+        fd = LibC.openForLock(path.toString());
+        int operation = shared ? LibC.LOCK_SH : LibC.LOCK_EX;
+        int lockFd = fd;
+        poll(
+            () -> LibC.tryFlock(lockFd, operation),
+            deadline,
+            path,
+            timeout,
+            "a flock holder (cloud-init, azure-init or libazureinit-kvp) keeps it");
+      } else if (FALLBACK_REPORTED.compareAndSet(false, true)) {
+        LOG.log(
+            Level.WARNING,
+            "kvp: native flock unavailable ({0}); taking only the fcntl lock, so cloud-init and"
+                + " azure-init writers are not excluded",
+            LibC.unavailableReason());
+      }
+      FileChannel lockChannel = channel;
+      FileLock[] taken = new FileLock[1];
+      poll(
+          () -> (taken[0] = lockChannel.tryLock(0, Long.MAX_VALUE, shared)) != null,
+          deadline,
+          path,
+          timeout,
+          "an fcntl holder (hv_kvp_daemon or libazureinit-kvp) keeps it");
+      return new PoolLock(inProcess, channel, fd, taken[0]);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(channel, fd, e);
+      inProcess.unlock();
+      throw e;
+    }
+  }
+
+  private interface Attempt {
+    boolean tryOnce() throws IOException;
+  }
+
+  private static void poll(
+      Attempt attempt, long deadline, Path path, Duration timeout, String holder)
+      throws IOException {
+    long sleep = 1;
+    while (!attempt.tryOnce()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new PoolLockTimeoutException(path, timeout, holder);
+      }
+      try {
+        Thread.sleep(Math.min(sleep, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while waiting for the lock on " + path);
+      }
+      sleep = Math.min(sleep * 2, MAX_POLL_MILLIS);
+    }
+  }
+
+  FileChannel channel() {
+    return channel;
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    try {
+      try {
+        fcntlLock.release();
+      } catch (IOException e) {
+        failure = e;
+      }
+      if (flockFd >= 0) {
+        try {
+          LibC.close(flockFd);
+        } catch (IOException e) {
+          failure = chain(failure, e);
+        }
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        failure = chain(failure, e);
+      }
+    } finally {
+      inProcess.unlock();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static IOException chain(IOException first, IOException next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
+  /**
+   * After a failed acquire: drops the flock, then the channel; adds failures to {@code primary}.
+   */
+  private static void closeQuietly(FileChannel channel, int fd, Exception primary) {
+    if (fd >= 0) {
+      try {
+        LibC.close(fd);
+      } catch (IOException e) {
+        primary.addSuppressed(e);
+      }
+    }
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        primary.addSuppressed(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package dev.kvprov.kvp;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What {@link PoolFile#clearIfStale} found and did.
+ *
+ * @param outcome whether the pool was cleared
+ * @param recordsCleared how many whole records the cleared pool held (0 unless cleared)
+ * @param archive where the cleared pool was copied first, when an archive is configured and the
+ *     pool was not empty
+ */
+public record StaleClearResult(Outcome outcome, long recordsCleared, Optional<Path> archive) {
+
+  /** What the pool looked like under the lock. */
+  public enum Outcome {
+    /** No pool file: nothing to clear. */
+    ABSENT,
+    /** Written since this boot began: left as it is. */
+    FRESH,
+    /** Last written before this boot: archived if configured, then emptied. */
+    CLEARED
+  }
+
+  public StaleClearResult {
+    requireNonNull(outcome, "outcome");
+    requireNonNull(archive, "archive");
+  }
+}

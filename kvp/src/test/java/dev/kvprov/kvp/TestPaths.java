@@ -1,0 +1,30 @@
+package dev.kvprov.kvp;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the shared fixtures and the test helpers live. */
+final class TestPaths {
+  private TestPaths() {}
+
+  static Path fixture(String relative) {
+    String configured = System.getProperty("kvprov.fixtures");
+    Path base =
+        configured != null ? Path.of(configured) : Path.of("..", "..", "shared", "fixtures");
+    Path file = base.resolve(relative).normalize();
+    if (!Files.exists(file)) {
+      throw new IllegalStateException("fixture missing: " + file.toAbsolutePath());
+    }
+    return file;
+  }
+
+  /** A file among this package's test resources. */
+  static Path resource(String name) {
+    try {
+      return Path.of(TestPaths.class.getResource(name).toURI());
+    } catch (URISyntaxException | NullPointerException e) {
+      throw new IllegalStateException("test resource missing: " + name, e);
+    }
+  }
+}
