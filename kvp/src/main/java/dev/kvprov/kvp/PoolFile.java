@@ -106,7 +106,8 @@ public final class PoolFile {
    * Appends records as one batch: all are validated first (none is written if one is invalid), then
    * written with a single {@code write} under the locks. Creates the pool (mode 0600) and its
    * directory if missing. A torn record left at the end by a writer that died mid-write is cut off
-   * first, so the batch starts on a record boundary.
+   * first, so the batch starts on a record boundary (not when only the {@code fcntl} lock can be
+   * taken: then a torn tail may be a record still being written by a {@code flock} writer).
    *
    * @throws IllegalArgumentException if a record does not fit this pool's {@link KvpLimits}
    */
@@ -250,7 +251,9 @@ public final class PoolFile {
   private void dropTornTail(FileChannel channel) throws IOException {
     long size = channel.size();
     long torn = size % RECORD_SIZE;
-    if (torn != 0) {
+    // Only safe while holding flock too: otherwise the "torn" bytes may be a cloud-init record
+    // that is being written right now, and cutting them would destroy it.
+    if (torn != 0 && PoolLock.flockAvailable()) {
       channel.truncate(size - torn);
       LOG.log(
           Level.WARNING,

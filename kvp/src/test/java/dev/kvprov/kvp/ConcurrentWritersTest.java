@@ -1,0 +1,140 @@
+package dev.kvprov.kvp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real writer processes, each locking the way it does in the field, on one pool file. */
+class ConcurrentWritersTest {
+  private static final int PER_WRITER = 3000;
+  private static final int MAX_BATCH = 40;
+
+  @TempDir Path dir;
+
+  @Test
+  void twoOfOurJvms_aFlockWriter_andAnFcntlWriter_loseAndTearNothing() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    String count = String.valueOf(PER_WRITER);
+    try (Peers.Peer jvmA =
+            Peers.jvm(
+                PoolWriterMain.class, List.of(), file.toString(), "jvmA", count, "" + MAX_BATCH);
+        Peers.Peer jvmB =
+            Peers.jvm(
+                PoolWriterMain.class, List.of(), file.toString(), "jvmB", count, "" + MAX_BATCH);
+        Peers.Peer cloudInitStyle = Peers.python("append-flock", file.toString(), "flock", count);
+        Peers.Peer daemonStyle = Peers.python("append-fcntl", file.toString(), "fcntl", count)) {
+      List<Peers.Peer> all = List.of(jvmA, jvmB, cloudInitStyle, daemonStyle);
+      for (Peers.Peer peer : all) {
+        peer.expectLine("ready");
+      }
+      for (Peers.Peer peer : all) {
+        peer.send("go");
+      }
+      for (Peers.Peer peer : all) {
+        peer.awaitSuccess(120);
+      }
+    }
+
+    PoolSnapshot snapshot = PoolFile.builder().file(file).build().read();
+
+    assertThat(snapshot.problems()).isEmpty();
+    assertThat(snapshot.entries()).hasSize(4 * PER_WRITER);
+    Map<String, Map<Integer, Integer>> positions =
+        PoolVerifier.positions(snapshot, List.of("jvmA", "jvmB", "flock", "fcntl"));
+    for (String writer : List.of("jvmA", "jvmB", "flock", "fcntl")) {
+      PoolVerifier.assertComplete(positions, writer, PER_WRITER);
+    }
+    PoolVerifier.assertBatchesContiguous(positions.get("jvmA"), PER_WRITER, MAX_BATCH);
+    PoolVerifier.assertBatchesContiguous(positions.get("jvmB"), PER_WRITER, MAX_BATCH);
+    assertThat(PoolVerifier.writerSwitches(snapshot))
+        .as("the writers ran at the same time")
+        .isGreaterThan(20);
+  }
+
+  @Test
+  void aFlockHolder_blocksOurWriter_untilItLetsGo() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).build();
+    try (Peers.Peer holder = Peers.python("hold-flock", file.toString())) {
+      holder.expectLine("locked");
+
+      CompletableFuture<Void> ours = appendAsync(pool, new KvpRecord("ours", "after the holder"));
+      Thread.sleep(300);
+      assertThat(ours).as("our append waits while cloud-init holds flock").isNotDone();
+
+      holder.send("release");
+      holder.expectLine("released");
+      ours.get(10, TimeUnit.SECONDS);
+    }
+
+    assertThat(pool.read().records())
+        .extracting(KvpRecord::key)
+        .containsExactly("holder|flock", "ours");
+  }
+
+  @Test
+  void anFcntlHolderRewritingThePool_blocksOurWriter_soNothingIsLost() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).build();
+    pool.append(List.of(new KvpRecord("before-1", "x"), new KvpRecord("before-2", "y")));
+    try (Peers.Peer daemon = Peers.python("hold-fcntl", file.toString())) {
+      daemon.expectLine("locked");
+
+      CompletableFuture<Void> ours = appendAsync(pool, new KvpRecord("ours", "after the daemon"));
+      Thread.sleep(300);
+      assertThat(ours).as("our append waits while hv_kvp_daemon holds its fcntl lock").isNotDone();
+
+      daemon.send("release");
+      daemon.expectLine("released");
+      ours.get(10, TimeUnit.SECONDS);
+    }
+
+    assertThat(pool.read().records())
+        .extracting(KvpRecord::key)
+        .containsExactly("before-1", "before-2", "holder|fcntl", "ours");
+  }
+
+  @Test
+  void aLockHeldTooLong_givesAClearErrorWithinTheTimeout_namingTheLockFamily() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).lockTimeout(Duration.ofMillis(300)).build();
+    for (String kind : List.of("flock", "fcntl")) {
+      try (Peers.Peer holder = Peers.python("hold-" + kind, file.toString())) {
+        holder.expectLine("locked");
+
+        assertThatThrownBy(() -> pool.append(new KvpRecord("ours", "v")))
+            .isInstanceOf(PoolLockTimeoutException.class)
+            .hasMessageContaining("timed out after 300 ms")
+            .hasMessageContaining(file.toString())
+            .hasMessageContaining(kind + " holder");
+        assertThatThrownBy(pool::read).isInstanceOf(PoolLockTimeoutException.class);
+
+        holder.send("release");
+        holder.expectLine("released");
+      }
+    }
+    pool.append(new KvpRecord("ours", "v"));
+    assertThat(pool.read().records())
+        .extracting(KvpRecord::key)
+        .containsExactly("holder|flock", "holder|fcntl", "ours");
+  }
+
+  private static CompletableFuture<Void> appendAsync(PoolFile pool, KvpRecord record) {
+    return CompletableFuture.runAsync(
+        () -> {
+          try {
+            pool.append(record);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+  }
+}
