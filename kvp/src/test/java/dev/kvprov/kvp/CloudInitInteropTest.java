@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * writes to the same pool as our writer, at the same time.
  */
 class CloudInitInteropTest {
-  private static final int CLOUD_INIT_STEPS = 400;
-  private static final int OURS = 2000;
+  private static final int CLOUD_INIT_STEPS = 1000;
+  private static final int OURS = 3000;
 
   @TempDir Path dir;
   private static Path distPackages;
@@ -47,7 +47,8 @@ class CloudInitInteropTest {
     Path file = dir.resolve(".kvp_pool_1");
     Files.createFile(file); // fresh this boot, so cloud-init's start-up truncation leaves it alone
     try (Peers.Peer ours =
-            Peers.jvm(PoolWriterMain.class, List.of(), file.toString(), "kvprov", "" + OURS, "5");
+            Peers.jvm(
+                PoolWriterMain.class, List.of(), file.toString(), "kvprov", "" + OURS, "5", "1");
         Peers.Peer cloudInit =
             Peers.start(
                 List.of(

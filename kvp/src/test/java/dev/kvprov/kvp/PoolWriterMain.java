@@ -10,7 +10,8 @@ import java.util.List;
  * returns. Waits for a line on stdin after printing {@code ready}, so several writers can be
  * started together.
  *
- * <p>Usage: {@code PoolWriterMain POOL WRITER COUNT MAX_BATCH}
+ * <p>Usage: {@code PoolWriterMain POOL WRITER COUNT MAX_BATCH [PAUSE_MILLIS]}, the pause taken
+ * between batches so that a run spans long enough to overlap slower writers.
  */
 public final class PoolWriterMain {
   private PoolWriterMain() {}
@@ -20,7 +21,13 @@ public final class PoolWriterMain {
     String writer = args[1];
     int count = Integer.parseInt(args[2]);
     int maxBatch = Integer.parseInt(args[3]);
-    boolean flock = PoolFile.flockAvailable(); // load native code before the start line
+    long pauseMillis = args.length > 4 ? Long.parseLong(args[4]) : 0;
+    boolean flock = PoolFile.flockAvailable();
+    // Warm up (native code, class loading) before the start line, so writers started together
+    // really write together.
+    java.nio.file.Path scratch = java.nio.file.Files.createTempFile("kvp-warmup", ".pool");
+    PoolFile.builder().file(scratch).build().append(PeerRecords.record("warmup", 0));
+    java.nio.file.Files.delete(scratch);
     System.out.println("ready");
     System.out.flush();
     new java.io.BufferedReader(
@@ -37,6 +44,9 @@ public final class PoolWriterMain {
       seq += size;
       System.out.println("ack " + (seq - 1));
       System.out.flush();
+      if (pauseMillis > 0) {
+        Thread.sleep(pauseMillis);
+      }
     }
     System.out.println("done flock=" + flock);
   }
