@@ -61,19 +61,9 @@ class ConcurrentWritersTest {
 
   @Test
   void aFlockHolder_blocksOurWriter_untilItLetsGo() throws Exception {
-    Path file = dir.resolve(".kvp_pool_1");
-    PoolFile pool = PoolFile.builder().file(file).build();
-    try (Peers.Peer holder = Peers.python("hold-flock", file.toString())) {
-      holder.expectLine("locked");
+    PoolFile pool = PoolFile.builder().file(dir.resolve(".kvp_pool_1")).build();
 
-      CompletableFuture<Void> ours = appendAsync(pool, new KvpRecord("ours", "after the holder"));
-      Thread.sleep(300);
-      assertThat(ours).as("our append waits while cloud-init holds flock").isNotDone();
-
-      holder.send("release");
-      holder.expectLine("released");
-      ours.get(10, TimeUnit.SECONDS);
-    }
+    appendWhileHeld(pool, "flock");
 
     assertThat(pool.read().records())
         .extracting(KvpRecord::key)
@@ -82,24 +72,31 @@ class ConcurrentWritersTest {
 
   @Test
   void anFcntlHolderRewritingThePool_blocksOurWriter_soNothingIsLost() throws Exception {
-    Path file = dir.resolve(".kvp_pool_1");
-    PoolFile pool = PoolFile.builder().file(file).build();
+    PoolFile pool = PoolFile.builder().file(dir.resolve(".kvp_pool_1")).build();
     pool.append(List.of(new KvpRecord("before-1", "x"), new KvpRecord("before-2", "y")));
-    try (Peers.Peer daemon = Peers.python("hold-fcntl", file.toString())) {
-      daemon.expectLine("locked");
 
-      CompletableFuture<Void> ours = appendAsync(pool, new KvpRecord("ours", "after the daemon"));
-      Thread.sleep(300);
-      assertThat(ours).as("our append waits while hv_kvp_daemon holds its fcntl lock").isNotDone();
-
-      daemon.send("release");
-      daemon.expectLine("released");
-      ours.get(10, TimeUnit.SECONDS);
-    }
+    // Like hv_kvp_daemon, the holder rewrites the whole file from what it read under its lock:
+    // an append that slipped in meanwhile would be overwritten.
+    appendWhileHeld(pool, "fcntl");
 
     assertThat(pool.read().records())
         .extracting(KvpRecord::key)
         .containsExactly("before-1", "before-2", "holder|fcntl", "ours");
+  }
+
+  /** Starts our append while a {@code kind} holder has the lock; checks it waits, then lets go. */
+  private static void appendWhileHeld(PoolFile pool, String kind) throws Exception {
+    try (Peers.Peer holder = Peers.python("hold-" + kind, pool.path().toString())) {
+      holder.expectLine("locked");
+
+      CompletableFuture<Void> ours = appendAsync(pool, new KvpRecord("ours", "after the holder"));
+      Thread.sleep(300);
+      assertThat(ours).as("our append waits while the %s lock is held", kind).isNotDone();
+
+      holder.send("release");
+      holder.expectLine("released");
+      ours.get(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
