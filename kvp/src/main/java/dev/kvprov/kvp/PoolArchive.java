@@ -67,7 +67,7 @@ final class PoolArchive {
       Path target = uniqueName(label, bootEpochSecond);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
       syncDirectory();
-      prune(label);
+      prune(label, target);
       return target;
     } finally {
       Files.deleteIfExists(temp);
@@ -88,21 +88,25 @@ final class PoolArchive {
     }
   }
 
-  private void prune(String label) throws IOException {
+  /**
+   * Keeps {@code justStored} and the newest others up to the count to keep. The new copy is kept
+   * whatever its name says: after a wall-clock step back, its boot epoch may rank it oldest.
+   */
+  private void prune(String label, Path justStored) throws IOException {
     Pattern name = Pattern.compile(Pattern.quote(label) + "-(\\d+)(?:-(\\d+))?\\.kvp");
     record Copy(Path path, long epoch, long sequence) {}
     List<Copy> copies = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         Matcher m = name.matcher(file.getFileName().toString());
-        if (m.matches()) {
+        if (m.matches() && !file.equals(justStored)) {
           long sequence = m.group(2) == null ? 1 : Long.parseLong(m.group(2));
           copies.add(new Copy(file, Long.parseLong(m.group(1)), sequence));
         }
       }
     }
     copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence).reversed());
-    for (Copy old : copies.subList(Math.min(keep, copies.size()), copies.size())) {
+    for (Copy old : copies.subList(Math.min(keep - 1, copies.size()), copies.size())) {
       Files.deleteIfExists(old.path());
     }
   }

@@ -154,13 +154,17 @@ public final class PoolFile {
   /**
    * Sets {@code record.key()} to {@code record.value()}: the first record with that key is
    * rewritten in place (order kept) and any later duplicates are deleted; with no such record, it
-   * is appended. Afterwards the pool holds exactly one record with the key.
+   * is appended. Keys match as the host sees them, ignoring ASCII case, so afterwards the host sees
+   * exactly one record with the key.
    *
    * @return true if an existing record was replaced, false if the record was appended
+   * @throws IOException also when only the {@code fcntl} lock can be taken (see {@link
+   *     #flockAvailable()}): rewriting the file then would race with cloud-init's appends
    */
   public boolean upsert(KvpRecord record) throws IOException {
     byte[] encoded = RecordCodec.encode(record, limits);
     byte[] key = RecordCodec.keyBytes(record.key(), limits);
+    requireFlockToRewrite("upsert");
     ensureDirectory();
     try (PoolLock lock = lock(Set.of(READ, WRITE, CREATE), OWNER_ONLY, false)) {
       FileChannel channel = lock.channel();
@@ -180,13 +184,18 @@ public final class PoolFile {
   }
 
   /**
-   * Deletes every record whose key is exactly {@code key}; later records move up to close the gap,
-   * as {@code hv_kvp_daemon} does, so the file stays a dense array in the same order.
+   * Deletes every record whose key is {@code key} (ignoring ASCII case, as the host does); later
+   * records move up to close the gap, as {@code hv_kvp_daemon} does, so the file stays a dense
+   * array in the same order. The records are moved in place, because the daemon keeps the file
+   * open: a crash midway can leave some records twice, but loses none.
    *
    * @return how many records were deleted
+   * @throws IOException also when only the {@code fcntl} lock can be taken (see {@link
+   *     #flockAvailable()})
    */
   public int delete(String key) throws IOException {
     byte[] keyBytes = RecordCodec.keyBytes(key, KvpLimits.WIRE);
+    requireFlockToRewrite("delete");
     try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
       FileChannel channel = lock.channel();
       long[] matches = findKey(channel, keyBytes);
@@ -205,9 +214,13 @@ public final class PoolFile {
    * boot's records do not mix with an earlier boot's. With an archive configured, a non-empty pool
    * is first copied there durably; if that copy fails, the pool is left untouched and the error
    * thrown. All of it happens under the locks.
+   *
+   * @throws IOException also when only the {@code fcntl} lock can be taken (see {@link
+   *     #flockAvailable()})
    */
   public StaleClearResult clearIfStale(Instant bootTime) throws IOException {
     requireNonNull(bootTime, "bootTime");
+    requireFlockToRewrite("clear a stale pool");
     try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
       FileChannel channel = lock.channel();
       FileTime modified = Files.getLastModifiedTime(path);
@@ -219,13 +232,31 @@ public final class PoolFile {
       if (archive != null && size > 0) {
         archived = Optional.of(archive.store(channel, size, label(), bootTime.getEpochSecond()));
       }
+      // Emptying a non-empty file sets its mtime to now, so a second call this boot finds it fresh.
+      // (Touching the mtime by path would open and close the file, dropping our fcntl lock.)
       channel.truncate(0);
       channel.force(true);
-      // Truncating an empty file leaves its mtime alone; mark the pool as this boot's either way.
-      Files.setLastModifiedTime(path, FileTime.from(Instant.now()));
       return new StaleClearResult(StaleClearResult.Outcome.CLEARED, size / RECORD_SIZE, archived);
     } catch (NoSuchFileException e) {
       return new StaleClearResult(StaleClearResult.Outcome.ABSENT, 0, Optional.empty());
+    }
+  }
+
+  /**
+   * Rewriting records in place, or truncating, is only safe while cloud-init's {@code flock}
+   * appends are shut out; without native code they are not, and an append landing mid-rewrite would
+   * be overwritten or cut off.
+   */
+  private void requireFlockToRewrite(String operation) throws IOException {
+    if (!PoolLock.flockAvailable()) {
+      throw new IOException(
+          "cannot "
+              + operation
+              + " on "
+              + path
+              + ": native flock is unavailable ("
+              + LibC.unavailableReason()
+              + "), so cloud-init's appends cannot be shut out; appending still works");
     }
   }
 
@@ -265,7 +296,7 @@ public final class PoolFile {
     }
   }
 
-  /** Indexes of the records whose key field holds exactly {@code key}. */
+  /** Indexes of the records whose key field holds {@code key}, ignoring ASCII case. */
   private static long[] findKey(FileChannel channel, byte[] key) throws IOException {
     LongStream.Builder found = LongStream.builder();
     byte[] buffer = new byte[PoolScanner.RECORDS_PER_READ * RECORD_SIZE];
@@ -277,12 +308,25 @@ public final class PoolFile {
         int at = r * RECORD_SIZE;
         if (key.length < KEY_SIZE
             && buffer[at + key.length] == 0
-            && Arrays.equals(buffer, at, at + key.length, key, 0, key.length)) {
+            && equalsIgnoreAsciiCase(buffer, at, key)) {
           found.add(first + r);
         }
       }
     }
     return found.build().toArray();
+  }
+
+  private static boolean equalsIgnoreAsciiCase(byte[] buffer, int at, byte[] key) {
+    for (int i = 0; i < key.length; i++) {
+      if (lowerAscii(buffer[at + i]) != lowerAscii(key[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static byte lowerAscii(byte b) {
+    return b >= 'A' && b <= 'Z' ? (byte) (b + ('a' - 'A')) : b;
   }
 
   /**

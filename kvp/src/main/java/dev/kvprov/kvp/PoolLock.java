@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
@@ -22,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>POSIX locks belong to the process, and closing <em>any</em> descriptor of the file drops them
  * all. So within this JVM, every use of one pool file, from opening its channel to closing it, is
- * serialized by an in-process lock; the file is never opened or closed by this module outside it.
+ * serialized by an in-process lock keyed by the file's real path, and a thread may not nest a
+ * second use inside the first; the file is never opened or closed by this module outside it.
  */
 final class PoolLock implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(PoolLock.class.getName());
@@ -63,8 +65,15 @@ final class PoolLock implements AutoCloseable {
       Duration timeout)
       throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    ReentrantLock inProcess =
-        IN_PROCESS.computeIfAbsent(path.toAbsolutePath().normalize(), p -> new ReentrantLock());
+    ReentrantLock inProcess = IN_PROCESS.computeIfAbsent(identity(path), p -> new ReentrantLock());
+    if (inProcess.isHeldByCurrentThread()) {
+      // A nested open and close of the same file would drop the outer operation's fcntl lock.
+      throw new IllegalStateException(
+          "the pool "
+              + path
+              + " is already in use by this thread (a pool operation inside a scan visitor?);"
+              + " collect what you need during the scan and act on it afterwards");
+    }
     try {
       if (!inProcess.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
         throw new PoolLockTimeoutException(
@@ -108,6 +117,28 @@ final class PoolLock implements AutoCloseable {
       closeQuietly(channel, fd, e);
       inProcess.unlock();
       throw e;
+    }
+  }
+
+  /**
+   * The path every alias of the file resolves to (symbolic links, {@code ..}), so that all uses of
+   * one file in this process share one in-process lock. A file not created yet is named through its
+   * directory's real path.
+   */
+  private static Path identity(Path path) throws IOException {
+    Path absolute = path.toAbsolutePath().normalize();
+    try {
+      return absolute.toRealPath();
+    } catch (NoSuchFileException e) {
+      Path parent = absolute.getParent();
+      if (parent == null) {
+        return absolute;
+      }
+      try {
+        return parent.toRealPath().resolve(absolute.getFileName());
+      } catch (NoSuchFileException noParent) {
+        return absolute;
+      }
     }
   }
 

@@ -32,8 +32,8 @@ public final class RecordCodec {
   /**
    * Encodes one record into its 2560 bytes.
    *
-   * @throws IllegalArgumentException if the key or value does not fit {@code limits}, contains a
-   *     NUL character, or contains an unpaired surrogate
+   * @throws IllegalArgumentException if the key is empty, or the key or value does not fit {@code
+   *     limits}, contains a NUL character, or contains an unpaired surrogate
    */
   public static byte[] encode(KvpRecord record, KvpLimits limits) {
     byte[] out = new byte[RECORD_SIZE];
@@ -57,6 +57,10 @@ public final class RecordCodec {
   }
 
   private static byte[] utf8(String s, String field, int maxBytes, KvpLimits limits) {
+    if (s.isEmpty() && field.equals("key")) {
+      // An empty key is what a zeroed slot decodes to; readers report it as damage.
+      throw new IllegalArgumentException("key is empty");
+    }
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == 0) {

@@ -62,7 +62,9 @@ public record VmId(String value, String source) {
     if (Files.isDirectory(root.resolve("sys/firmware/efi"))) {
       return new VmId(raw, file + " (Generation 2: as stored)");
     }
-    return new VmId(swapGeneration1(raw), file + " (Generation 1: first three groups swapped)");
+    return new VmId(
+        swapGeneration1(raw),
+        file + " (no sys/firmware/efi, so taken as Generation 1: first three groups swapped)");
   }
 
   /**

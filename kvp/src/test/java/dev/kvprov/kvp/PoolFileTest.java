@@ -269,6 +269,106 @@ class PoolFileTest {
   }
 
   @Test
+  void clearIfStale_afterTheClockWentBack_keepsTheNewCopyEvenIfItsNameRanksOldest()
+      throws IOException {
+    Path archiveDir = dir.resolve("archive");
+    PoolFile pool =
+        PoolFile.builder().directory(dir.resolve("hyperv")).archive(archiveDir, 2).build();
+    for (long boot : new long[] {5000, 5001, 10}) {
+      pool.append(records("boot-" + boot));
+      Files.setLastModifiedTime(pool.path(), FileTime.from(Instant.ofEpochSecond(boot - 1)));
+      pool.clearIfStale(Instant.ofEpochSecond(boot));
+    }
+
+    try (var files = Files.list(archiveDir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("pool1-10.kvp", "pool1-5001.kvp");
+    }
+  }
+
+  @Test
+  void upsertAndDelete_matchKeysIgnoringAsciiCase_asTheHostDoes() throws IOException {
+    PoolFile pool = pool();
+    pool.append(records("Report", "other", "REPORT"));
+
+    pool.upsert(new KvpRecord("report", "one"));
+
+    assertThat(pool.read().records())
+        .containsExactly(new KvpRecord("report", "one"), new KvpRecord("other", "v-other"));
+    assertThat(pool.delete("OTHER")).isEqualTo(1);
+    assertThat(pool.read().records()).containsExactly(new KvpRecord("report", "one"));
+  }
+
+  @Test
+  void append_rejectsAnEmptyKey() {
+    assertThatThrownBy(() -> pool().append(new KvpRecord("", "v")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("key is empty");
+  }
+
+  @Test
+  void aPoolOperationInsideAScanOfTheSamePool_isRefused_andTheScanKeepsItsLocks()
+      throws IOException {
+    PoolFile pool = pool();
+    pool.append(records("a", "b"));
+    PoolFile alias = PoolFile.builder().file(dir.resolve("hyperv/../hyperv/.kvp_pool_1")).build();
+    java.util.List<String> seen = new java.util.ArrayList<>();
+
+    pool.scan(
+        entry -> {
+          seen.add(entry.key());
+          assertThatThrownBy(() -> alias.append(records("nested")))
+              .isInstanceOf(IllegalStateException.class)
+              .hasMessageContaining("already in use by this thread");
+        });
+
+    assertThat(seen).containsExactly("a", "b");
+    assertThat(pool.read().records()).extracting(KvpRecord::key).containsExactly("a", "b");
+  }
+
+  @Test
+  void aSymlinkToThePool_sharesItsInProcessLock() throws Exception {
+    PoolFile pool = pool();
+    pool.append(records("a"));
+    Path link = Files.createSymbolicLink(dir.resolve("link-to-pool"), pool.path());
+    PoolFile viaLink =
+        PoolFile.builder().file(link).lockTimeout(java.time.Duration.ofMillis(200)).build();
+    java.util.concurrent.CountDownLatch scanning = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    Thread scanner =
+        new Thread(
+            () -> {
+              try {
+                pool.scan(
+                    entry -> {
+                      scanning.countDown();
+                      try {
+                        done.await();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    });
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    scanner.start();
+    try {
+      scanning.await();
+
+      assertThatThrownBy(() -> viaLink.append(records("b")))
+          .isInstanceOf(PoolLockTimeoutException.class)
+          .hasMessageContaining("timed out after 200 ms")
+          .hasMessageContaining("another thread of this process");
+    } finally {
+      done.countDown();
+      scanner.join();
+    }
+    viaLink.append(records("b"));
+    assertThat(pool.read().records()).extracting(KvpRecord::key).containsExactly("a", "b");
+  }
+
+  @Test
   void builder_rejectsNonsense() {
     assertThatThrownBy(() -> PoolFile.builder().pool(4)).hasMessageContaining("pools 0 to 3");
     assertThatThrownBy(() -> PoolFile.builder().archive(dir, 0)).hasMessageContaining("at least 1");

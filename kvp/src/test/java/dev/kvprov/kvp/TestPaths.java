@@ -19,6 +19,19 @@ final class TestPaths {
     return file;
   }
 
+  /** A script of the shared tools folder. */
+  static Path tool(String name) {
+    String configured = System.getProperty("kvprov.tools");
+    Path base = configured != null ? Path.of(configured) : Path.of("..", "..", "shared", "tools");
+    return base.resolve(name).normalize();
+  }
+
+  /** A file of this repository, from its root. */
+  static Path repository(String relative) {
+    String configured = System.getProperty("kvprov.root");
+    return (configured != null ? Path.of(configured) : Path.of("..")).resolve(relative).normalize();
+  }
+
   /** A file among this package's test resources. */
   static Path resource(String name) {
     try {

@@ -4,6 +4,8 @@
   append-flock POOL WRITER COUNT   cloud-init / azure-init style: flock(LOCK_EX), one O_APPEND write
   append-fcntl POOL WRITER COUNT   POSIX fcntl(F_SETLKW) write lock, one O_APPEND write
                                    (both print "ready" and start on a stdin line)
+  append-torn POOL                 takes flock, writes the first 1000 bytes of a record and dies
+                                   (exit 9) without releasing: a writer killed mid-write
   hold-flock POOL                  take flock, print "locked", wait for a stdin line, append one
                                    record "holder|flock", release, print "released"
   hold-fcntl POOL                  hv_kvp_daemon style: take the fcntl lock, print "locked", wait
@@ -46,6 +48,15 @@ def append(path, writer, count, lock):
             os.close(fd)
 
 
+def append_torn(path):
+    print("ready", flush=True)
+    sys.stdin.readline()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    flock(fd, True)
+    os.write(fd, record("torn|0", "never finished")[:1000])
+    os._exit(9)
+
+
 def flock(fd, on):
     fcntl.flock(fd, fcntl.LOCK_EX if on else fcntl.LOCK_UN)
 
@@ -82,6 +93,8 @@ def main():
         append(path, sys.argv[3], int(sys.argv[4]), flock)
     elif mode == "append-fcntl":
         append(path, sys.argv[3], int(sys.argv[4]), posix)
+    elif mode == "append-torn":
+        append_torn(path)
     elif mode in ("hold-flock", "hold-fcntl"):
         hold(path, mode.split("-")[1])
     else:
