@@ -47,7 +47,7 @@ public class PoolScanBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory("kvp-bench-scan");
+    dir = Files.createTempDirectory(PoolAppendBenchmark.benchDirectory(), "kvp-bench-scan");
     pool = PoolFile.open(dir, 1);
     List<KvpRecord> batch = new ArrayList<>(1000);
     for (int i = 0; i < records; i++) {

@@ -126,10 +126,11 @@ final class PoolLock implements AutoCloseable {
    * directory's real path.
    */
   private static Path identity(Path path) throws IOException {
-    Path absolute = path.toAbsolutePath().normalize();
+    Path absolute = path.toAbsolutePath();
     try {
       return absolute.toRealPath();
     } catch (NoSuchFileException e) {
+      absolute = absolute.normalize();
       Path parent = absolute.getParent();
       if (parent == null) {
         return absolute;
