@@ -152,6 +152,18 @@ public final class PoolFile {
   }
 
   /**
+   * Forces everything written to the pool onto the disk ({@code fsync}), so it survives a power cut
+   * or a hard reset of the VM. Does nothing if the pool does not exist.
+   */
+  public void sync() throws IOException {
+    try (PoolLock lock = lock(Set.of(READ), NO_ATTRIBUTES, true)) {
+      lock.channel().force(true);
+    } catch (NoSuchFileException e) {
+      // nothing written, nothing to sync
+    }
+  }
+
+  /**
    * Sets {@code record.key()} to {@code record.value()}: the first record with that key is
    * rewritten in place (order kept) and any later duplicates are deleted; with no such record, it
    * is appended. Keys match as the host sees them, ignoring ASCII case, so afterwards the host sees

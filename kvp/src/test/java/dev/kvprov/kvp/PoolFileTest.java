@@ -91,6 +91,17 @@ class PoolFileTest {
   }
 
   @Test
+  void sync_forcesAnExistingPool_andIgnoresAMissingOne() throws IOException {
+    PoolFile pool = pool();
+    pool.sync();
+    pool.append(records("a"));
+
+    pool.sync();
+
+    assertThat(pool.read().records()).hasSize(1);
+  }
+
+  @Test
   void read_missingPool_saysSo() {
     assertThatThrownBy(() -> pool().read()).isInstanceOf(NoSuchFileException.class);
   }

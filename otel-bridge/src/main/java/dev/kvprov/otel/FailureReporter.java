@@ -1,0 +1,44 @@
+package dev.kvprov.otel;
+
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reports a failing telemetry sink once, on stderr, and counts the rest: a broken sink must never
+ * take provisioning down, nor flood the console it shares with it.
+ */
+final class FailureReporter {
+  private final PrintStream err;
+  private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+
+  FailureReporter(PrintStream err) {
+    this.err = err;
+  }
+
+  void failure(String sink, String what) {
+    AtomicLong count = failures.computeIfAbsent(sink, s -> new AtomicLong());
+    if (count.getAndIncrement() == 0) {
+      err.println(
+          "kvprov telemetry: the "
+              + sink
+              + " sink failed: "
+              + what
+              + " (provisioning goes on; further "
+              + sink
+              + " failures are only counted)");
+      err.flush();
+    }
+  }
+
+  void failure(String sink, Throwable cause) {
+    failure(sink, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+  }
+
+  /** How many failures a sink has had. */
+  long count(String sink) {
+    AtomicLong count = failures.get(sink);
+    return count == null ? 0 : count.get();
+  }
+}

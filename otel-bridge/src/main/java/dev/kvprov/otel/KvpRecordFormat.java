@@ -1,0 +1,300 @@
+package dev.kvprov.otel;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import dev.kvprov.kvp.KvpLimits;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.ValueChunker;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
+
+/**
+ * The KVP records kvprov writes (specified in {@code docs/kvp-format.md}), encoded and decoded.
+ *
+ * <p>Key: {@code kvprov-1|<vm id>|<LEVEL>|<kind>|<name>|<record id>}, plus {@code |<i>/<n>} on the
+ * pieces of a value too long for one record. The name is the span name made key-safe and, when it
+ * had to change or is long, shortened with a hash of the full name; the full name is in the value.
+ *
+ * <p>Value: labelled fields separated by {@code " | "}, e.g. {@code Start: 2024-06-01T10:00:00.123Z
+ * | Boot: 12.345 | Trace: … | Span: … | Name: imds.fetch | Attr: http.status:int=200}, with free
+ * text escaped so that every field comes back exactly as written.
+ */
+public final class KvpRecordFormat {
+  /** Every kvprov key starts with this. */
+  public static final String KEY_PREFIX = "kvprov-";
+
+  /** The grammar version written into every key, after {@link #KEY_PREFIX}. */
+  public static final int VERSION = 1;
+
+  static final String START = "Start";
+  static final String END = "End";
+  static final String TIME = "Time";
+  static final String DURATION = "Duration";
+  static final String BOOT = "Boot";
+  static final String STATUS = "Status";
+  static final String ERROR = "Error";
+  static final String TRACE = "Trace";
+  static final String SPAN = "Span";
+  static final String PARENT = "Parent";
+  static final String NAME = "Name";
+  static final String EVENT = "Event";
+  static final String SEVERITY = "Severity";
+  static final String BODY = "Body";
+  static final String DROPPED = "Dropped";
+  static final String ATTR = "Attr";
+
+  private static final String SEPARATOR = " | ";
+  private static final int MAX_KEY_NAME = 48;
+  private static final Pattern KEY =
+      Pattern.compile(
+          "kvprov-(\\d+)\\|([0-9a-z-]+)\\|(DEBUG|INFO|WARN|ERROR)\\|(start|end|event|log|dropped)"
+              + "\\|([^|]*)\\|([0-9a-z.]+)(?:\\|(\\d+)/(\\d+))?");
+
+  private KvpRecordFormat() {}
+
+  /** Whether a KVP key was written by kvprov (of any grammar version). */
+  public static boolean isKvprovKey(String key) {
+    return key.startsWith(KEY_PREFIX);
+  }
+
+  /**
+   * The KVP records for one logical record: one, or several when the value is longer than the
+   * host-safe 1022 bytes, split between code points with {@code |i/n} on each key.
+   */
+  public static List<KvpRecord> encode(KvprovRecord record) {
+    requireNonNull(record, "record");
+    String base =
+        KEY_PREFIX
+            + VERSION
+            + "|"
+            + record.vmId()
+            + "|"
+            + record.level()
+            + "|"
+            + record.kind().token()
+            + "|"
+            + keyName(record)
+            + "|"
+            + record.recordId();
+    String value = value(record);
+    if (value.getBytes(UTF_8).length <= KvpLimits.HOST_SAFE.maxValueBytes()) {
+      return List.of(new KvpRecord(base, value));
+    }
+    List<String> pieces = ValueChunker.split(value, KvpLimits.HOST_SAFE);
+    List<KvpRecord> records = new ArrayList<>(pieces.size());
+    for (int i = 0; i < pieces.size(); i++) {
+      records.add(new KvpRecord(base + "|" + i + "/" + pieces.size(), pieces.get(i)));
+    }
+    return records;
+  }
+
+  static String value(KvprovRecord record) {
+    StringBuilder out = new StringBuilder(256);
+    for (KvprovRecord.Field field : record.fields()) {
+      if (out.length() > 0) {
+        out.append(SEPARATOR);
+      }
+      out.append(field.label()).append(": ");
+      TextEscaper.escape(field.text(), "", out);
+    }
+    record
+        .attributes()
+        .forEach(
+            (key, value) -> {
+              if (AttributeCodec.supported(key)) {
+                if (out.length() > 0) {
+                  out.append(SEPARATOR);
+                }
+                out.append(ATTR).append(": ");
+                AttributeCodec.encode(key, value, out);
+              }
+            });
+    return out.toString();
+  }
+
+  /**
+   * The span name (or, without one, the event or kind) made safe for a key: ASCII letters, digits
+   * and {@code ._:/@-}; anything else, or a name over 48 characters, becomes a 40-character prefix
+   * and {@code ~} and a CRC-32C of the full name, so different names stay apart.
+   */
+  static String keyName(KvprovRecord record) {
+    String name = record.name().orElse(record.kind().token());
+    StringBuilder safe = new StringBuilder(Math.min(name.length(), MAX_KEY_NAME));
+    boolean changed = false;
+    for (int i = 0; i < name.length() && safe.length() <= MAX_KEY_NAME; i++) {
+      char c = name.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || "._:/@-".indexOf(c) >= 0;
+      safe.append(ok ? c : '_');
+      changed |= !ok;
+    }
+    if (!changed && name.length() <= MAX_KEY_NAME && !name.isEmpty()) {
+      return name;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(name.getBytes(UTF_8));
+    return safe.substring(0, Math.min(40, safe.length()))
+        + "~"
+        + String.format("%08x", crc.getValue());
+  }
+
+  /**
+   * Puts kvprov records back together from a pool's records: pieces are joined in order, values
+   * parsed. Records of other writers are skipped; damaged kvprov records are reported, never
+   * thrown.
+   */
+  public static Decoded decode(List<KvpRecord> records) {
+    requireNonNull(records, "records");
+    Map<String, Group> groups = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
+    for (int index = 0; index < records.size(); index++) {
+      KvpRecord record = records.get(index);
+      if (!isKvprovKey(record.key())) {
+        continue;
+      }
+      Matcher m = KEY.matcher(record.key());
+      if (!m.matches()) {
+        problems.add("record " + index + ": not a kvprov key: " + record.key());
+        continue;
+      }
+      if (Integer.parseInt(m.group(1)) != VERSION) {
+        problems.add("record " + index + ": grammar version " + m.group(1) + " is not known here");
+        continue;
+      }
+      String base = m.group(7) == null ? record.key() : record.key().substring(0, m.start(7) - 1);
+      Group group = groups.computeIfAbsent(base, b -> new Group(m));
+      int piece = m.group(7) == null ? 0 : Integer.parseInt(m.group(7));
+      int pieces = m.group(8) == null ? 1 : Integer.parseInt(m.group(8));
+      if (group.pieces.isEmpty()) {
+        group.expected = pieces;
+      }
+      if (pieces != group.expected || piece >= pieces || group.pieces.containsKey(piece)) {
+        problems.add(
+            "record "
+                + index
+                + ": piece "
+                + piece
+                + "/"
+                + pieces
+                + " of "
+                + base
+                + " does not fit");
+        continue;
+      }
+      group.pieces.put(piece, record.value());
+      group.indexes.add(index);
+    }
+    List<DecodedRecord> decoded = new ArrayList<>();
+    for (Map.Entry<String, Group> entry : groups.entrySet()) {
+      Group group = entry.getValue();
+      if (group.pieces.size() != group.expected) {
+        problems.add(
+            "records "
+                + group.indexes
+                + ": "
+                + (group.expected - group.pieces.size())
+                + " of "
+                + group.expected
+                + " pieces of "
+                + entry.getKey()
+                + " are missing");
+        continue;
+      }
+      String value = String.join("", group.pieces.values());
+      Optional<KvprovRecord> record = parse(group.key, value, problems, group.indexes);
+      record.ifPresent(r -> decoded.add(new DecodedRecord(r, group.indexes)));
+    }
+    return new Decoded(decoded, problems);
+  }
+
+  private static Optional<KvprovRecord> parse(
+      Matcher key, String value, List<String> problems, List<Integer> indexes) {
+    List<KvprovRecord.Field> fields = new ArrayList<>();
+    AttributesBuilder attributes = Attributes.builder();
+    int start = 0;
+    while (start <= value.length() && !value.isEmpty()) {
+      int bar = TextEscaper.indexOfUnescaped(value, '|', start, value.length());
+      int end = bar < 0 ? value.length() : bar;
+      // The separator is " | ": drop the space before it and the one after it.
+      int fieldEnd = bar >= 0 && end > start && value.charAt(end - 1) == ' ' ? end - 1 : end;
+      int colon = value.indexOf(": ", start);
+      if (colon < 0 || colon > fieldEnd) {
+        problems.add("records " + indexes + ": a field without a label in " + key.group(0));
+        return Optional.empty();
+      }
+      String label = value.substring(start, colon);
+      if (label.equals(ATTR)) {
+        String text = value.substring(colon + 2, fieldEnd);
+        if (!AttributeCodec.decode(text, attributes)) {
+          problems.add(
+              "records " + indexes + ": unreadable attribute '" + text + "' in " + key.group(0));
+        }
+      } else {
+        try {
+          fields.add(
+              new KvprovRecord.Field(label, TextEscaper.unescape(value, colon + 2, fieldEnd)));
+        } catch (IllegalArgumentException e) {
+          problems.add("records " + indexes + ": " + e.getMessage() + " in " + key.group(0));
+          return Optional.empty();
+        }
+      }
+      if (bar < 0) {
+        break;
+      }
+      start = bar + 1 < value.length() && value.charAt(bar + 1) == ' ' ? bar + 2 : bar + 1;
+    }
+    try {
+      return Optional.of(
+          new KvprovRecord(
+              KvprovRecord.Kind.valueOf(key.group(4).toUpperCase(java.util.Locale.ROOT)),
+              KvprovRecord.Level.valueOf(key.group(3)),
+              key.group(2),
+              key.group(6),
+              fields,
+              attributes.build()));
+    } catch (IllegalArgumentException e) {
+      problems.add("records " + indexes + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static final class Group {
+    final Matcher key;
+    final TreeMap<Integer, String> pieces = new TreeMap<>();
+    final List<Integer> indexes = new ArrayList<>();
+    int expected;
+
+    Group(Matcher key) {
+      this.key = key;
+    }
+  }
+
+  /** A decoded record and the indexes of the KVP records it came from. */
+  public record DecodedRecord(KvprovRecord record, List<Integer> recordIndexes) {
+    public DecodedRecord {
+      requireNonNull(record, "record");
+      recordIndexes = List.copyOf(recordIndexes);
+    }
+  }
+
+  /** What {@link #decode} found: the kvprov records in pool order, and what could not be read. */
+  public record Decoded(List<DecodedRecord> records, List<String> problems) {
+    public Decoded {
+      records = List.copyOf(records);
+      problems = List.copyOf(problems);
+    }
+  }
+}

@@ -1,0 +1,417 @@
+package dev.kvprov.otel;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.kvprov.kvp.BootClock;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.VmId;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.logs.Logger;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.logs.SdkLoggerProvider;
+import io.opentelemetry.sdk.logs.SdkLoggerProviderBuilder;
+import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
+import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+
+/**
+ * OpenTelemetry for one program, with up to three sinks: the KVP pool (start and end of every span,
+ * events and logs, each on file as it happens), a readable mirror on stderr, and OTLP to a
+ * collector. {@link #close()} writes everything to KVP before it returns and gives OTLP a bounded
+ * time; a JVM shutdown hook does the same on SIGTERM. A failing sink is reported once on stderr and
+ * never throws into the caller.
+ *
+ * <pre>{@code
+ * try (KvpTelemetry telemetry = KvpTelemetry.builder()
+ *     .serviceName("kvprov").serviceVersion("0.1.0")
+ *     .vmId(VmId.system()).bootClock(BootClock.system())
+ *     .kvp(PoolFile.builder().build())
+ *     .build()) {
+ *   Span span = telemetry.tracer().spanBuilder("provision").startSpan();
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class KvpTelemetry implements AutoCloseable {
+  /** Where OTLP failures are reported from. */
+  static final String OTLP = "OTLP";
+
+  private static final java.util.logging.Logger SDK_LOGGER =
+      java.util.logging.Logger.getLogger("io.opentelemetry");
+
+  private final OpenTelemetrySdk sdk;
+  private final Tracer tracer;
+  private final Logger logger;
+  private final Redactor redactor;
+  private final KvpSink kvp;
+  private final StderrMirror mirror;
+  private final FailureReporter failures;
+  private final Duration closeTimeout;
+  private final Thread shutdownHook;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private KvpTelemetry(Builder b) {
+    this.failures = new FailureReporter(b.stderr);
+    this.closeTimeout = b.otlpTimeout;
+    routeSdkLogging(failures);
+    BootAnchoredClock clock = new BootAnchoredClock(b.bootClock);
+    this.redactor = new Redactor();
+    b.secrets.forEach(redactor::register);
+    SpanRecords records = new SpanRecords(b.vmId.value(), redactor, clock);
+    Resource resource =
+        Resource.getDefault()
+            .merge(
+                Resource.create(
+                    Attributes.builder()
+                        .put(AttributeKey.stringKey("service.name"), b.serviceName)
+                        .put(AttributeKey.stringKey("service.version"), b.serviceVersion)
+                        .put(AttributeKey.stringKey("host.id"), b.vmId.value())
+                        .put(
+                            AttributeKey.stringKey("linux.boot.id"),
+                            b.bootClock == null ? "unknown" : b.bootClock.bootId())
+                        .build()));
+
+    SdkTracerProviderBuilder traces =
+        SdkTracerProvider.builder().setClock(clock).setResource(resource);
+    SdkLoggerProviderBuilder logs =
+        SdkLoggerProvider.builder().setClock(clock).setResource(resource);
+    if (b.pool != null) {
+      kvp = new KvpSink(b.pool, records, b.recordBudget, failures);
+      traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
+      traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
+      logs.addLogRecordProcessor(SimpleLogRecordProcessor.create(new KvpLogRecordExporter(kvp)));
+    } else {
+      kvp = null;
+    }
+    if (b.mirrorLevel != null) {
+      mirror =
+          new StderrMirror(
+              b.stderr,
+              b.mirrorLevel,
+              StderrMirror.stderrIsJournal(b.environment),
+              redactor,
+              clock);
+      traces.addSpanProcessor(mirror);
+      logs.addLogRecordProcessor(mirror);
+    } else {
+      mirror = null;
+    }
+    Optional<String> tracesEndpoint = b.otlpEndpoint("TRACES", "/v1/traces");
+    Optional<String> logsEndpoint = b.otlpEndpoint("LOGS", "/v1/logs");
+    if (tracesEndpoint.isPresent()) {
+      traces.addSpanProcessor(
+          BatchSpanProcessor.builder(
+                  RedactingExporters.spans(
+                      OtlpHttpSpanExporter.builder()
+                          .setEndpoint(tracesEndpoint.get())
+                          .setTimeout(b.otlpTimeout)
+                          .build(),
+                      redactor,
+                      failures,
+                      OTLP))
+              .setScheduleDelay(Duration.ofMillis(500))
+              .setExporterTimeout(b.otlpTimeout)
+              .build());
+    }
+    if (logsEndpoint.isPresent()) {
+      logs.addLogRecordProcessor(
+          BatchLogRecordProcessor.builder(
+                  RedactingExporters.logs(
+                      OtlpHttpLogRecordExporter.builder()
+                          .setEndpoint(logsEndpoint.get())
+                          .setTimeout(b.otlpTimeout)
+                          .build(),
+                      redactor,
+                      failures,
+                      OTLP))
+              .setScheduleDelay(Duration.ofMillis(500))
+              .setExporterTimeout(b.otlpTimeout)
+              .build());
+    }
+    this.sdk =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(traces.build())
+            .setLoggerProvider(logs.build())
+            .build();
+    this.tracer = sdk.getTracer(b.serviceName, b.serviceVersion);
+    this.logger = sdk.getLogsBridge().loggerBuilder(b.serviceName).build();
+    if (b.shutdownHook) {
+      shutdownHook = new Thread(this::close, "kvprov-telemetry-shutdown");
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    } else {
+      shutdownHook = null;
+    }
+  }
+
+  /**
+   * The SDK logs its own trouble (an unreachable collector, a dropped batch) through
+   * java.util.logging, which would print multi-line records to stderr: report it once, like any
+   * failing sink, instead.
+   */
+  private static void routeSdkLogging(FailureReporter failures) {
+    synchronized (SDK_LOGGER) {
+      for (Handler handler : SDK_LOGGER.getHandlers()) {
+        if (handler instanceof SdkLogHandler) {
+          SDK_LOGGER.removeHandler(handler);
+        }
+      }
+      SDK_LOGGER.setUseParentHandlers(false);
+      SDK_LOGGER.setLevel(Level.WARNING);
+      SDK_LOGGER.addHandler(new SdkLogHandler(failures));
+    }
+  }
+
+  private static final class SdkLogHandler extends Handler {
+    private final FailureReporter failures;
+
+    SdkLogHandler(FailureReporter failures) {
+      this.failures = failures;
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+      if (record.getLevel().intValue() < Level.WARNING.intValue()) {
+        return;
+      }
+      String sink =
+          record.getLoggerName() != null
+                  && record.getLoggerName().startsWith("io.opentelemetry.exporter")
+              ? OTLP
+              : "OpenTelemetry SDK";
+      String message = record.getMessage();
+      if (record.getThrown() != null) {
+        message += " (" + record.getThrown() + ")";
+      }
+      failures.failure(sink, message);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The OpenTelemetry API backed by these sinks (not registered as the global instance). */
+  public OpenTelemetry openTelemetry() {
+    return sdk;
+  }
+
+  /** A tracer named after the service. */
+  public Tracer tracer() {
+    return tracer;
+  }
+
+  /** A logger named after the service; its records land in the sinks tied to the current span. */
+  public Logger logger() {
+    return logger;
+  }
+
+  /** Masks registered secrets and drops secret-looking attributes before any sink sees them. */
+  public Redactor redactor() {
+    return redactor;
+  }
+
+  /**
+   * Writes the platform's {@code PROVISIONING_REPORT} (replacing any earlier one, so the pool never
+   * holds two) and mirrors it on stderr. Never dropped by the record budget.
+   *
+   * @return whether it was written to KVP
+   */
+  public boolean report(ProvisioningReport report) {
+    requireNonNull(report, "report");
+    boolean written = kvp != null && kvp.report(report);
+    if (mirror != null) {
+      mirror.report(report, redactor);
+    }
+    return written;
+  }
+
+  /** How many records the KVP budget has dropped so far. */
+  public long droppedRecords() {
+    return kvp == null ? 0 : kvp.budget().droppedTotal();
+  }
+
+  /**
+   * Ends telemetry: everything is written to KVP (and forced to disk) before this returns; OTLP
+   * gets at most the configured timeout. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down; the hook is running or ran
+      }
+    }
+    List<CompletableResultCode> results = new ArrayList<>();
+    results.add(sdk.getSdkTracerProvider().shutdown());
+    results.add(sdk.getSdkLoggerProvider().shutdown());
+    CompletableResultCode.ofAll(results).join(closeTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+  }
+
+  /** Settings for {@link KvpTelemetry}. Only the sinks that are set up are used. */
+  public static final class Builder {
+    private String serviceName = "kvprov";
+    private String serviceVersion = "unknown";
+    private VmId vmId = new VmId(VmId.UNKNOWN, "not given");
+    private BootClock bootClock;
+    private PoolFile pool;
+    private int recordBudget = 300;
+    private PrintStream stderr = System.err;
+    private KvprovRecord.Level mirrorLevel = KvprovRecord.Level.INFO;
+    private Map<String, String> environment = System.getenv();
+    private String otlpEndpoint;
+    private Duration otlpTimeout = Duration.ofSeconds(2);
+    private boolean shutdownHook = true;
+    private final List<String> secrets = new ArrayList<>();
+
+    private Builder() {}
+
+    public Builder serviceName(String serviceName) {
+      this.serviceName = requireNonNull(serviceName, "serviceName");
+      return this;
+    }
+
+    public Builder serviceVersion(String serviceVersion) {
+      this.serviceVersion = requireNonNull(serviceVersion, "serviceVersion");
+      return this;
+    }
+
+    /** The VM id written into every KVP key and the resource ({@code host.id}). */
+    public Builder vmId(VmId vmId) {
+      this.vmId = requireNonNull(vmId, "vmId");
+      return this;
+    }
+
+    /** Gives records their seconds since boot, and the resource its boot id. */
+    public Builder bootClock(BootClock bootClock) {
+      this.bootClock = requireNonNull(bootClock, "bootClock");
+      return this;
+    }
+
+    /** Write to this KVP pool. Without it, no KVP records are written. */
+    public Builder kvp(PoolFile pool) {
+      this.pool = requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /**
+     * How many KVP records this boot may use (default 300, leaving room for cloud-init's records in
+     * the same pool); counted from the kvprov records already in the pool.
+     */
+    public Builder recordBudget(int recordBudget) {
+      if (recordBudget < 10) {
+        throw new IllegalArgumentException("recordBudget is " + recordBudget + "; at least 10");
+      }
+      this.recordBudget = recordBudget;
+      return this;
+    }
+
+    /** Where the mirror and failure reports go (default {@code System.err}). */
+    public Builder stderr(PrintStream stderr) {
+      this.stderr = requireNonNull(stderr, "stderr");
+      return this;
+    }
+
+    /** The least severe level mirrored to stderr (default INFO). */
+    public Builder stderrLevel(KvprovRecord.Level level) {
+      this.mirrorLevel = requireNonNull(level, "level");
+      return this;
+    }
+
+    /** No stderr mirror (failures are still reported there). */
+    public Builder noStderrMirror() {
+      this.mirrorLevel = null;
+      return this;
+    }
+
+    /**
+     * Send to this OTLP/HTTP base URL ({@code …/v1/traces}, {@code …/v1/logs} are added). Without
+     * it, the standard {@code OTEL_EXPORTER_OTLP_ENDPOINT}, {@code
+     * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT} and {@code OTEL_EXPORTER_OTLP_LOGS_ENDPOINT} variables
+     * decide; with none of them, nothing is sent.
+     */
+    public Builder otlpEndpoint(String baseUrl) {
+      this.otlpEndpoint = requireNonNull(baseUrl, "baseUrl");
+      return this;
+    }
+
+    /** The environment the OTLP variables and {@code JOURNAL_STREAM} are read from. */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(environment);
+      return this;
+    }
+
+    /** The longest OTLP may hold up an export or {@link #close()} (default 2 s). */
+    public Builder otlpTimeout(Duration timeout) {
+      requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("otlpTimeout must be positive: " + timeout);
+      }
+      this.otlpTimeout = timeout;
+      return this;
+    }
+
+    /** Whether a JVM shutdown hook closes the telemetry (default true). */
+    public Builder shutdownHook(boolean shutdownHook) {
+      this.shutdownHook = shutdownHook;
+      return this;
+    }
+
+    /**
+     * A secret to mask in every sink from the start (more can be added via {@link #redactor()}).
+     */
+    public Builder secret(String secret) {
+      secrets.add(requireNonNull(secret, "secret"));
+      return this;
+    }
+
+    private Optional<String> otlpEndpoint(String signal, String path) {
+      String specific = environment.get("OTEL_EXPORTER_OTLP_" + signal + "_ENDPOINT");
+      if (otlpEndpoint == null && specific != null && !specific.isBlank()) {
+        return Optional.of(specific.trim());
+      }
+      String base =
+          otlpEndpoint != null ? otlpEndpoint : environment.get("OTEL_EXPORTER_OTLP_ENDPOINT");
+      if (base == null || base.isBlank()) {
+        return Optional.empty();
+      }
+      base = base.trim();
+      return Optional.of((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+    }
+
+    public KvpTelemetry build() {
+      return new KvpTelemetry(this);
+    }
+  }
+}

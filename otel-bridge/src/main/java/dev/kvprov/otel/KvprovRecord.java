@@ -1,0 +1,159 @@
+package dev.kvprov.otel;
+
+import static java.util.Objects.requireNonNull;
+
+import io.opentelemetry.api.common.Attributes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One logical kvprov record, before it is split into KVP records or after they are put back
+ * together: what it is, how severe, whose VM, and its labelled fields and attributes. See {@link
+ * KvpRecordFormat} for how it is written.
+ *
+ * @param kind start or end of a span, a span event, a log record, or the budget's drop count
+ * @param level severity, part of the key so that {@code strings} and host tools can filter on it
+ * @param vmId the VM id, or {@code unknown}
+ * @param recordId unique per boot, ignoring case: lower-case hex, digits, dots and letters
+ * @param fields labelled texts in writing order (labels are letters only, e.g. {@code Start})
+ * @param attributes the span's, event's or log's attributes, secrets already removed
+ */
+public record KvprovRecord(
+    Kind kind,
+    Level level,
+    String vmId,
+    String recordId,
+    List<Field> fields,
+    Attributes attributes) {
+
+  private static final Pattern RECORD_ID = Pattern.compile("[0-9a-z.]{1,40}");
+  private static final Pattern VM_ID = Pattern.compile("[0-9a-z-]{1,36}");
+
+  /** What a record stands for. */
+  public enum Kind {
+    START,
+    END,
+    EVENT,
+    LOG,
+    DROPPED;
+
+    String token() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Severity, in the order records are dropped when the budget runs low (DEBUG first). */
+  public enum Level {
+    DEBUG,
+    INFO,
+    WARN,
+    ERROR
+  }
+
+  /** A labelled text of a record value, e.g. {@code Start: 2024-06-01T10:00:00.123Z}. */
+  public record Field(String label, String text) {
+    public Field {
+      requireNonNull(label, "label");
+      requireNonNull(text, "text");
+      if (!label.matches("[A-Za-z]+") || label.equals(KvpRecordFormat.ATTR)) {
+        throw new IllegalArgumentException("not a field label: " + label);
+      }
+    }
+  }
+
+  public KvprovRecord {
+    requireNonNull(kind, "kind");
+    requireNonNull(level, "level");
+    requireNonNull(vmId, "vmId");
+    requireNonNull(recordId, "recordId");
+    fields = List.copyOf(fields);
+    requireNonNull(attributes, "attributes");
+    if (!RECORD_ID.matcher(recordId).matches()) {
+      throw new IllegalArgumentException("not a record id: " + recordId);
+    }
+    if (!VM_ID.matcher(vmId).matches()) {
+      throw new IllegalArgumentException("not a VM id: " + vmId);
+    }
+  }
+
+  /** The text of the first field with this label. */
+  public Optional<String> field(String label) {
+    return fields.stream().filter(f -> f.label().equals(label)).map(Field::text).findFirst();
+  }
+
+  /** The span name ({@code Name}). */
+  public Optional<String> name() {
+    return field(KvpRecordFormat.NAME);
+  }
+
+  public Optional<String> traceId() {
+    return field(KvpRecordFormat.TRACE);
+  }
+
+  public Optional<String> spanId() {
+    return field(KvpRecordFormat.SPAN);
+  }
+
+  /** The parent span's id; empty for a root span. */
+  public Optional<String> parentSpanId() {
+    return field(KvpRecordFormat.PARENT);
+  }
+
+  /** When the span started (wall clock, millisecond precision). */
+  public Optional<Instant> start() {
+    return field(KvpRecordFormat.START).flatMap(KvprovRecord::instant);
+  }
+
+  /** When the span ended. */
+  public Optional<Instant> end() {
+    return field(KvpRecordFormat.END).flatMap(KvprovRecord::instant);
+  }
+
+  /** When an event or log record happened. */
+  public Optional<Instant> time() {
+    return field(KvpRecordFormat.TIME).flatMap(KvprovRecord::instant);
+  }
+
+  /** Time since boot of the start (or of an event), from the monotonic clock. */
+  public Optional<Duration> sinceBoot() {
+    return field(KvpRecordFormat.BOOT).flatMap(b -> seconds(b.split("-", 2)[0]));
+  }
+
+  /** Time since boot of a span's end, from the monotonic clock. */
+  public Optional<Duration> endSinceBoot() {
+    return field(KvpRecordFormat.BOOT)
+        .filter(b -> b.indexOf('-') > 0)
+        .flatMap(b -> seconds(b.substring(b.indexOf('-') + 1)));
+  }
+
+  /** {@code ok}, {@code error} or {@code unset}, on span ends. */
+  public Optional<String> status() {
+    return field(KvpRecordFormat.STATUS);
+  }
+
+  /** The status description of a failed span. */
+  public Optional<String> errorMessage() {
+    return field(KvpRecordFormat.ERROR);
+  }
+
+  private static Optional<Instant> instant(String text) {
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Duration> seconds(String text) {
+    try {
+      return Optional.of(
+          Duration.ofNanos(new java.math.BigDecimal(text).movePointRight(9).longValueExact()));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}
