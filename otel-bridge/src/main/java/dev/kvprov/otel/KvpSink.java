@@ -65,28 +65,36 @@ final class KvpSink {
     return budget;
   }
 
+  /** What became of a record. Only a failure fails an export: dropping is the budget's policy. */
+  enum Outcome {
+    WRITTEN,
+    DROPPED,
+    FAILED
+  }
+
   void spanStarted(SpanData span) {
-    if (write(records.start(span), RecordBudget.Priority.SPAN)) {
+    if (write(records.start(span), RecordBudget.Priority.SPAN) == Outcome.WRITTEN) {
       startsWritten.add(span.getSpanId());
     }
   }
 
+  /** Writes the span's events, then its end; false if a write failed. */
   boolean spanEnded(SpanData span) {
     boolean ok = true;
     for (KvprovRecord event : records.events(span)) {
-      ok &= write(event, priority(event.level()));
+      ok &= write(event, priority(event.level())) != Outcome.FAILED;
     }
     boolean pairsAStart = startsWritten.remove(span.getSpanId());
     boolean failed = span.getStatus().getStatusCode() == StatusCode.ERROR;
-    return write(
-            records.end(span),
-            failed || pairsAStart ? RecordBudget.Priority.ALWAYS : RecordBudget.Priority.SPAN)
-        && ok;
+    RecordBudget.Priority priority =
+        failed || pairsAStart ? RecordBudget.Priority.ALWAYS : RecordBudget.Priority.SPAN;
+    return write(records.end(span), priority) != Outcome.FAILED && ok;
   }
 
+  /** Writes a log record; false if the write failed. */
   boolean log(LogRecordData log) {
     KvprovRecord record = records.log(log);
-    return write(record, priority(record.level()));
+    return write(record, priority(record.level())) != Outcome.FAILED;
   }
 
   /** Writes (replaces) the one provisioning report of this pool. */
@@ -120,27 +128,27 @@ final class KvpSink {
     };
   }
 
-  private boolean write(KvprovRecord record, RecordBudget.Priority priority) {
+  private Outcome write(KvprovRecord record, RecordBudget.Priority priority) {
     List<KvpRecord> encoded;
     try {
       encoded = KvpRecordFormat.encode(record);
     } catch (RuntimeException e) {
       failures.failure(NAME, e);
-      return false;
+      return Outcome.FAILED;
     }
     if (!budget.take(priority, encoded.size())) {
       // The first drop is recorded at once, so a process killed later still shows it.
       if (dropsRecorded.compareAndSet(false, true)) {
         writeDropCounts();
       }
-      return true;
+      return Outcome.DROPPED;
     }
     try {
       pool.append(encoded);
-      return true;
+      return Outcome.WRITTEN;
     } catch (IOException | RuntimeException e) {
       failures.failure(NAME, e);
-      return false;
+      return Outcome.FAILED;
     }
   }
 
