@@ -29,6 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
@@ -70,6 +72,8 @@ public final class KvpTelemetry implements AutoCloseable {
   private final Duration closeTimeout;
   private final Thread shutdownHook;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<CompletableResultCode> otlpPending = ConcurrentHashMap.newKeySet();
+  private final String otlpTarget;
 
   private KvpTelemetry(Builder b) {
     this.failures = new FailureReporter(b.stderr);
@@ -119,6 +123,7 @@ public final class KvpTelemetry implements AutoCloseable {
     }
     Optional<String> tracesEndpoint = b.otlpEndpoint("TRACES", "/v1/traces");
     Optional<String> logsEndpoint = b.otlpEndpoint("LOGS", "/v1/logs");
+    this.otlpTarget = tracesEndpoint.or(() -> logsEndpoint).orElse("");
     if (tracesEndpoint.isPresent()) {
       traces.addSpanProcessor(
           BatchSpanProcessor.builder(
@@ -129,7 +134,8 @@ public final class KvpTelemetry implements AutoCloseable {
                           .build(),
                       redactor,
                       failures,
-                      OTLP))
+                      OTLP,
+                      otlpPending))
               .setScheduleDelay(Duration.ofMillis(500))
               .setExporterTimeout(b.otlpTimeout)
               .build());
@@ -144,7 +150,8 @@ public final class KvpTelemetry implements AutoCloseable {
                           .build(),
                       redactor,
                       failures,
-                      OTLP))
+                      OTLP,
+                      otlpPending))
               .setScheduleDelay(Duration.ofMillis(500))
               .setExporterTimeout(b.otlpTimeout)
               .build());
@@ -277,6 +284,17 @@ public final class KvpTelemetry implements AutoCloseable {
     results.add(sdk.getSdkTracerProvider().shutdown());
     results.add(sdk.getSdkLoggerProvider().shutdown());
     CompletableResultCode.ofAll(results).join(closeTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+    if (!otlpPending.isEmpty()) {
+      failures.failure(
+          OTLP,
+          "the collector at "
+              + otlpTarget
+              + " did not answer within "
+              + closeTimeout.toMillis()
+              + " ms; "
+              + otlpPending.size()
+              + " export(s) abandoned");
+    }
   }
 
   /** Settings for {@link KvpTelemetry}. Only the sinks that are set up are used. */

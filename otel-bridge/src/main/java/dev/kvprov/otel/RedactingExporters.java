@@ -17,6 +17,7 @@ import io.opentelemetry.sdk.trace.data.StatusData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Exporters for sinks outside kvprov (OTLP) that see spans and logs only after the {@link Redactor}
@@ -26,13 +27,17 @@ final class RedactingExporters {
   private RedactingExporters() {}
 
   static SpanExporter spans(
-      SpanExporter delegate, Redactor redactor, FailureReporter failures, String sink) {
+      SpanExporter delegate,
+      Redactor redactor,
+      FailureReporter failures,
+      String sink,
+      Set<CompletableResultCode> pending) {
     return new SpanExporter() {
       @Override
       public CompletableResultCode export(Collection<SpanData> spans) {
         List<SpanData> safe =
             spans.stream().map(s -> (SpanData) new RedactedSpan(s, redactor)).toList();
-        return watched(delegate.export(safe), failures, sink);
+        return watched(delegate.export(safe), failures, sink, pending);
       }
 
       @Override
@@ -48,13 +53,17 @@ final class RedactingExporters {
   }
 
   static LogRecordExporter logs(
-      LogRecordExporter delegate, Redactor redactor, FailureReporter failures, String sink) {
+      LogRecordExporter delegate,
+      Redactor redactor,
+      FailureReporter failures,
+      String sink,
+      Set<CompletableResultCode> pending) {
     return new LogRecordExporter() {
       @Override
       public CompletableResultCode export(Collection<LogRecordData> logs) {
         List<LogRecordData> safe =
             logs.stream().map(l -> (LogRecordData) new RedactedLog(l, redactor)).toList();
-        return watched(delegate.export(safe), failures, sink);
+        return watched(delegate.export(safe), failures, sink, pending);
       }
 
       @Override
@@ -69,10 +78,19 @@ final class RedactingExporters {
     };
   }
 
+  /**
+   * Reports a failed export, and keeps the export in {@code pending} until it completes, so that
+   * one still hanging at close can be reported too.
+   */
   private static CompletableResultCode watched(
-      CompletableResultCode result, FailureReporter failures, String sink) {
+      CompletableResultCode result,
+      FailureReporter failures,
+      String sink,
+      Set<CompletableResultCode> pending) {
+    pending.add(result);
     result.whenComplete(
         () -> {
+          pending.remove(result);
           if (!result.isSuccess()) {
             Throwable cause = result.getFailureThrowable();
             failures.failure(sink, cause == null ? "export failed" : cause.toString());
