@@ -11,8 +11,8 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
 [[ -f bench/target/benchmarks.jar ]] || ./mvnw -q -pl bench -am package -DskipTests
 
-echo "== JMH: kvp append and scan"
-java -jar bench/target/benchmarks.jar 'dev.kvprov.bench.Pool.*' -prof gc -rf json \
+echo "== JMH: kvp append and scan, traced steps"
+java -jar bench/target/benchmarks.jar 'dev.kvprov.bench.(Pool|TracedStep).*' -prof gc -rf json \
   -rff "bench/results/kvp-$stamp.json" "$@" | tee "bench/results/kvp-$stamp.txt"
 
 echo "== cloud-init's handler, same record size, for context"

@@ -1,14 +1,15 @@
 package dev.kvprov.kvp;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
 import java.io.IOException;
 
 /**
  * Every native call of this module: the BSD {@code flock} lock, which the JDK does not offer and
- * which cloud-init and azure-init take on the pool file. Loaded once; when the native library
- * cannot load, {@link #isAvailable()} says so instead of failing.
+ * which cloud-init and azure-init take on the pool file. Bound once, by JNA direct mapping (a plain
+ * native call per use, no proxy); when the native library cannot load, {@link #isAvailable()} says
+ * so instead of failing.
  */
 final class LibC {
   static final int LOCK_SH = 1;
@@ -22,33 +23,28 @@ final class LibC {
   // Linux generic value (x86_64, aarch64, riscv64, s390x, ppc64le).
   private static final int O_CLOEXEC = 0x80000;
 
-  private interface CLibrary extends Library {
-    int open(String path, int flags) throws LastErrorException;
-
-    int flock(int fd, int operation) throws LastErrorException;
-
-    int close(int fd) throws LastErrorException;
-  }
-
-  private static final CLibrary LIBC;
   private static final String UNAVAILABLE_REASON;
 
   static {
-    CLibrary lib = null;
     String reason = null;
     try {
-      lib = Native.load("c", CLibrary.class);
+      Native.register(LibC.class, NativeLibrary.getInstance("c"));
     } catch (LinkageError | RuntimeException e) {
       reason = e.toString();
     }
-    LIBC = lib;
     UNAVAILABLE_REASON = reason;
   }
 
   private LibC() {}
 
+  private static native int open(byte[] path, int flags) throws LastErrorException;
+
+  private static native int flock(int fd, int operation) throws LastErrorException;
+
+  private static native int close(int fd) throws LastErrorException;
+
   static boolean isAvailable() {
-    return LIBC != null;
+    return UNAVAILABLE_REASON == null;
   }
 
   /** Why the native library did not load; empty when it did. */
@@ -56,12 +52,18 @@ final class LibC {
     return UNAVAILABLE_REASON == null ? "" : UNAVAILABLE_REASON;
   }
 
-  /** Opens {@code path} read-only, close-on-exec, for locking only. */
-  static int openForLock(String path) throws IOException {
+  /**
+   * Opens a path read-only, close-on-exec, for locking only.
+   *
+   * @param path the path's bytes, NUL-terminated (a byte array crosses into native code by a plain
+   *     copy, where a String would cost a native allocation and its cleaner on every call)
+   */
+  static int openForLock(byte[] path) throws IOException {
     try {
-      return LIBC.open(path, O_RDONLY | O_CLOEXEC);
+      return open(path, O_RDONLY | O_CLOEXEC);
     } catch (LastErrorException e) {
-      throw new IOException("open(" + path + ") for flock failed: " + e.getMessage(), e);
+      String name = new String(path, 0, path.length - 1, java.nio.charset.Charset.defaultCharset());
+      throw new IOException("open(" + name + ") for flock failed: " + e.getMessage(), e);
     }
   }
 
@@ -73,7 +75,7 @@ final class LibC {
   static boolean tryFlock(int fd, int operation) throws IOException {
     while (true) {
       try {
-        LIBC.flock(fd, operation | LOCK_NB);
+        flock(fd, operation | LOCK_NB);
         return true;
       } catch (LastErrorException e) {
         if (e.getErrorCode() == EWOULDBLOCK) {
@@ -86,9 +88,9 @@ final class LibC {
     }
   }
 
-  static void close(int fd) throws IOException {
+  static void closeDescriptor(int fd) throws IOException {
     try {
-      LIBC.close(fd);
+      close(fd);
     } catch (LastErrorException e) {
       throw new IOException("close(" + fd + ") failed: " + e.getMessage(), e);
     }

@@ -57,6 +57,7 @@ public final class PoolFile {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
   private static final FileAttribute<?>[] NO_ATTRIBUTES = {};
+  private static final Set<OpenOption> APPEND_OPTIONS = Set.of(WRITE, APPEND, CREATE);
 
   private final Path path;
   private final Duration lockTimeout;
@@ -120,8 +121,7 @@ public final class PoolFile {
     for (int i = 0; i < records.size(); i++) {
       RecordCodec.encodeInto(records.get(i), limits, batch, i * RECORD_SIZE);
     }
-    ensureDirectory();
-    try (PoolLock lock = lock(Set.of(WRITE, APPEND, CREATE), OWNER_ONLY, false)) {
+    try (PoolLock lock = lockCreating(APPEND_OPTIONS)) {
       FileChannel channel = lock.channel();
       dropTornTail(channel);
       writeFully(channel, ByteBuffer.wrap(batch), -1);
@@ -177,8 +177,7 @@ public final class PoolFile {
     byte[] encoded = RecordCodec.encode(record, limits);
     byte[] key = RecordCodec.keyBytes(record.key(), limits);
     requireFlockToRewrite("upsert");
-    ensureDirectory();
-    try (PoolLock lock = lock(Set.of(READ, WRITE, CREATE), OWNER_ONLY, false)) {
+    try (PoolLock lock = lockCreating(Set.of(READ, WRITE, CREATE))) {
       FileChannel channel = lock.channel();
       long[] matches = findKey(channel, key);
       if (matches.length == 0) {
@@ -277,10 +276,20 @@ public final class PoolFile {
     return PoolLock.acquire(path, options, attributes, shared, lockTimeout);
   }
 
-  private void ensureDirectory() throws IOException {
-    Path parent = path.toAbsolutePath().getParent();
-    if (parent != null && !Files.isDirectory(parent)) {
+  /**
+   * Locks for a write that may create the pool, and its directory if that is missing too (found by
+   * trying, which spares a system call on every write).
+   */
+  private PoolLock lockCreating(Set<OpenOption> options) throws IOException {
+    try {
+      return lock(options, OWNER_ONLY, false);
+    } catch (NoSuchFileException e) {
+      Path parent = path.toAbsolutePath().getParent();
+      if (parent == null || Files.isDirectory(parent)) {
+        throw e;
+      }
       Files.createDirectories(parent);
+      return lock(options, OWNER_ONLY, false);
     }
   }
 

@@ -30,6 +30,11 @@ final class PoolLock implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(PoolLock.class.getName());
   private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS =
       new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Path, Path> IDENTITIES = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Path, byte[]> NATIVE_PATHS = new ConcurrentHashMap<>();
+  private static final java.nio.charset.Charset NATIVE_ENCODING =
+      java.nio.charset.Charset.forName(
+          System.getProperty("sun.jnu.encoding", java.nio.charset.Charset.defaultCharset().name()));
   private static final AtomicBoolean FALLBACK_REPORTED = new AtomicBoolean();
   private static final long MAX_POLL_MILLIS = 20;
 
@@ -88,7 +93,7 @@ final class PoolLock implements AutoCloseable {
     try {
       channel = FileChannel.open(path, options, createAttributes);
       if (LibC.isAvailable()) {
-        fd = LibC.openForLock(path.toString());
+        fd = LibC.openForLock(nativePath(path));
         int operation = shared ? LibC.LOCK_SH : LibC.LOCK_EX;
         int lockFd = fd;
         poll(
@@ -127,8 +132,17 @@ final class PoolLock implements AutoCloseable {
    */
   private static Path identity(Path path) throws IOException {
     Path absolute = path.toAbsolutePath();
+    Path known = IDENTITIES.get(absolute);
+    if (known != null) {
+      return known;
+    }
     try {
-      return absolute.toRealPath();
+      Path real = absolute.toRealPath();
+      // Resolving takes a system call per path component; a pool's links do not move under a
+      // running program, so the answer is kept (only for files that exist: a name created later
+      // may resolve differently).
+      IDENTITIES.put(absolute, real);
+      return real;
     } catch (NoSuchFileException e) {
       absolute = absolute.normalize();
       Path parent = absolute.getParent();
@@ -141,6 +155,16 @@ final class PoolLock implements AutoCloseable {
         return absolute;
       }
     }
+  }
+
+  /** The path as the C library takes it: in the platform's file name encoding, NUL-terminated. */
+  private static byte[] nativePath(Path path) {
+    return NATIVE_PATHS.computeIfAbsent(
+        path,
+        p -> {
+          byte[] name = p.toString().getBytes(NATIVE_ENCODING);
+          return java.util.Arrays.copyOf(name, name.length + 1);
+        });
   }
 
   private interface Attempt {
@@ -181,7 +205,7 @@ final class PoolLock implements AutoCloseable {
       }
       if (flockFd >= 0) {
         try {
-          LibC.close(flockFd);
+          LibC.closeDescriptor(flockFd);
         } catch (IOException e) {
           failure = chain(failure, e);
         }
@@ -213,7 +237,7 @@ final class PoolLock implements AutoCloseable {
   private static void closeQuietly(FileChannel channel, int fd, Exception primary) {
     if (fd >= 0) {
       try {
-        LibC.close(fd);
+        LibC.closeDescriptor(fd);
       } catch (IOException e) {
         primary.addSuppressed(e);
       }

@@ -78,8 +78,9 @@ public record ProvisioningReport(List<Field> fields) {
    * A failure report.
    *
    * @param reason the short reason the platform's alerting keys on
-   * @param supporting what helps explain it (step, exit code, …), in this order; shortened first
-   *     when the report would not fit one record
+   * @param supporting what helps explain it (step, exit code, …), written in the map's iteration
+   *     order (pass a {@code LinkedHashMap} to choose it); shortened first when the report would
+   *     not fit one record
    */
   public static ProvisioningReport failure(
       String reason, String agent, String vmId, Instant timestamp, Map<String, String> supporting) {

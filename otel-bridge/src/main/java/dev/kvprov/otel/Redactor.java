@@ -81,6 +81,9 @@ public final class Redactor {
 
   /** {@code attributes} without secret-looking keys and with registered secrets masked. */
   public Attributes redact(Attributes attributes) {
+    if (attributes.isEmpty()) {
+      return attributes;
+    }
     AttributesBuilder out = Attributes.builder();
     attributes.forEach(
         (key, value) -> {

@@ -219,7 +219,12 @@ final class SpanRecords {
   /** Seconds with millisecond precision, e.g. {@code 12.345}. */
   static String seconds(long nanos) {
     long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
-    return String.format(Locale.ROOT, "%d.%03d", millis / 1000, Math.abs(millis % 1000));
+    long fraction = Math.abs(millis % 1000);
+    String sign = millis < 0 && millis > -1000 ? "-" : "";
+    return sign
+        + (millis / 1000)
+        + (fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
+        + fraction;
   }
 
   private static String randomHex(int digits) {
