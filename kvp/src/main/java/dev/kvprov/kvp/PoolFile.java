@@ -65,12 +65,13 @@ public final class PoolFile {
   private final boolean syncWrites;
   private final PoolArchive archive;
 
-  private PoolFile(Builder b) {
-    this.path = b.file != null ? b.file : b.directory.resolve(".kvp_pool_" + b.pool);
-    this.lockTimeout = b.lockTimeout;
-    this.limits = b.limits;
-    this.syncWrites = b.syncWrites;
-    this.archive = b.archiveDirectory == null ? null : new PoolArchive(b.archiveDirectory, b.keep);
+  private PoolFile(
+      Path path, Duration lockTimeout, KvpLimits limits, boolean syncWrites, PoolArchive archive) {
+    this.path = path;
+    this.lockTimeout = lockTimeout;
+    this.limits = limits;
+    this.syncWrites = syncWrites;
+    this.archive = archive;
   }
 
   /** Pool {@code pool} (0–3) in {@code directory}, with the default settings. */
@@ -96,6 +97,19 @@ public final class PoolFile {
 
   public KvpLimits limits() {
     return limits;
+  }
+
+  public Duration lockTimeout() {
+    return lockTimeout;
+  }
+
+  /** The same pool, with another lock timeout. */
+  public PoolFile withLockTimeout(Duration timeout) {
+    requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("lockTimeout is negative: " + timeout);
+    }
+    return new PoolFile(path, timeout, limits, syncWrites, archive);
   }
 
   /** Appends one record. See {@link #append(List)}. */
@@ -488,7 +502,12 @@ public final class PoolFile {
     }
 
     public PoolFile build() {
-      return new PoolFile(this);
+      return new PoolFile(
+          file != null ? file : directory.resolve(".kvp_pool_" + pool),
+          lockTimeout,
+          limits,
+          syncWrites,
+          archiveDirectory == null ? null : new PoolArchive(archiveDirectory, keep));
     }
   }
 }

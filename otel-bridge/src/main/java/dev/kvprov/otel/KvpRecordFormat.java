@@ -57,8 +57,8 @@ public final class KvpRecordFormat {
   private static final int MAX_KEY_NAME = 48;
   private static final Pattern KEY =
       Pattern.compile(
-          "kvprov-(\\d+)\\|([0-9a-z-]+)\\|(DEBUG|INFO|WARN|ERROR)\\|(start|end|event|log|dropped)"
-              + "\\|([^|]*)\\|([0-9a-z.]+)(?:\\|(\\d+)/(\\d+))?");
+          "kvprov-(\\d{1,9})\\|([0-9a-z-]+)\\|(DEBUG|INFO|WARN|ERROR)\\|(start|end|event|log|dropped)"
+              + "\\|([^|]*)\\|([0-9a-z.]+)(?:\\|(\\d{1,9})/(\\d{1,9}))?");
 
   private KvpRecordFormat() {}
 

@@ -23,6 +23,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
@@ -72,6 +74,7 @@ public final class KvpTelemetry implements AutoCloseable {
   private final Duration closeTimeout;
   private final Thread shutdownHook;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final CountDownLatch closedLatch = new CountDownLatch(1);
   private final Set<CompletableResultCode> otlpPending = ConcurrentHashMap.newKeySet();
   private final String otlpTarget;
 
@@ -101,6 +104,9 @@ public final class KvpTelemetry implements AutoCloseable {
     SdkLoggerProviderBuilder logs =
         SdkLoggerProvider.builder().setClock(clock).setResource(resource);
     if (b.pool != null) {
+      if (b.clearStalePool && b.bootClock != null) {
+        clearStale(b.pool, b.bootClock, failures);
+      }
       kvp = new KvpSink(b.pool, records, b.recordBudget, failures);
       traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
       traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
@@ -124,37 +130,42 @@ public final class KvpTelemetry implements AutoCloseable {
     Optional<String> tracesEndpoint = b.otlpEndpoint("TRACES", "/v1/traces");
     Optional<String> logsEndpoint = b.otlpEndpoint("LOGS", "/v1/logs");
     this.otlpTarget = tracesEndpoint.or(() -> logsEndpoint).orElse("");
-    if (tracesEndpoint.isPresent()) {
-      traces.addSpanProcessor(
-          BatchSpanProcessor.builder(
-                  RedactingExporters.spans(
-                      OtlpHttpSpanExporter.builder()
-                          .setEndpoint(tracesEndpoint.get())
-                          .setTimeout(b.otlpTimeout)
-                          .build(),
-                      redactor,
-                      failures,
-                      OTLP,
-                      otlpPending))
-              .setScheduleDelay(Duration.ofMillis(500))
-              .setExporterTimeout(b.otlpTimeout)
-              .build());
-    }
-    if (logsEndpoint.isPresent()) {
-      logs.addLogRecordProcessor(
-          BatchLogRecordProcessor.builder(
-                  RedactingExporters.logs(
-                      OtlpHttpLogRecordExporter.builder()
-                          .setEndpoint(logsEndpoint.get())
-                          .setTimeout(b.otlpTimeout)
-                          .build(),
-                      redactor,
-                      failures,
-                      OTLP,
-                      otlpPending))
-              .setScheduleDelay(Duration.ofMillis(500))
-              .setExporterTimeout(b.otlpTimeout)
-              .build());
+    try {
+      tracesEndpoint.ifPresent(
+          url ->
+              traces.addSpanProcessor(
+                  BatchSpanProcessor.builder(
+                          RedactingExporters.spans(
+                              OtlpHttpSpanExporter.builder()
+                                  .setEndpoint(url)
+                                  .setTimeout(b.otlpTimeout)
+                                  .build(),
+                              redactor,
+                              failures,
+                              OTLP,
+                              otlpPending))
+                      .setScheduleDelay(Duration.ofMillis(500))
+                      .setExporterTimeout(b.otlpTimeout)
+                      .build()));
+      logsEndpoint.ifPresent(
+          url ->
+              logs.addLogRecordProcessor(
+                  BatchLogRecordProcessor.builder(
+                          RedactingExporters.logs(
+                              OtlpHttpLogRecordExporter.builder()
+                                  .setEndpoint(url)
+                                  .setTimeout(b.otlpTimeout)
+                                  .build(),
+                              redactor,
+                              failures,
+                              OTLP,
+                              otlpPending))
+                      .setScheduleDelay(Duration.ofMillis(500))
+                      .setExporterTimeout(b.otlpTimeout)
+                      .build()));
+    } catch (IllegalArgumentException e) {
+      // A malformed OTEL_EXPORTER_OTLP_* value must not stop the program: go on without OTLP.
+      failures.failure(OTLP, "not sending: " + e.getMessage());
     }
     this.sdk =
         OpenTelemetrySdk.builder()
@@ -168,6 +179,15 @@ public final class KvpTelemetry implements AutoCloseable {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
     } else {
       shutdownHook = null;
+    }
+  }
+
+  /** Empties (and archives, if the pool is set up for it) a pool left from an earlier boot. */
+  private static void clearStale(PoolFile pool, BootClock bootClock, FailureReporter failures) {
+    try {
+      pool.clearIfStale(bootClock.bootTime());
+    } catch (IOException | RuntimeException e) {
+      failures.failure(KvpSink.NAME, e);
     }
   }
 
@@ -254,7 +274,11 @@ public final class KvpTelemetry implements AutoCloseable {
     requireNonNull(report, "report");
     boolean written = kvp != null && kvp.report(report);
     if (mirror != null) {
-      mirror.report(report, redactor);
+      try {
+        mirror.report(report);
+      } catch (RuntimeException e) {
+        failures.failure("stderr", e);
+      }
     }
     return written;
   }
@@ -271,8 +295,23 @@ public final class KvpTelemetry implements AutoCloseable {
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
+      // Another close (the shutdown hook, say) is running: wait for it, within the same bound,
+      // so that the JVM does not halt mid-flush behind our back.
+      try {
+        closedLatch.await(closeTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       return;
     }
+    try {
+      shutDown();
+    } finally {
+      closedLatch.countDown();
+    }
+  }
+
+  private void shutDown() {
     if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
       try {
         Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -311,6 +350,7 @@ public final class KvpTelemetry implements AutoCloseable {
     private String otlpEndpoint;
     private Duration otlpTimeout = Duration.ofSeconds(2);
     private boolean shutdownHook = true;
+    private boolean clearStalePool = true;
     private final List<String> secrets = new ArrayList<>();
 
     private Builder() {}
@@ -403,6 +443,16 @@ public final class KvpTelemetry implements AutoCloseable {
     /** Whether a JVM shutdown hook closes the telemetry (default true). */
     public Builder shutdownHook(boolean shutdownHook) {
       this.shutdownHook = shutdownHook;
+      return this;
+    }
+
+    /**
+     * Whether a pool last written before this boot (as the boot clock says) is emptied first —
+     * archived, if the {@link PoolFile} was built with an archive — as every KVP writer does once
+     * per boot (default true; needs {@link #bootClock}).
+     */
+    public Builder clearStalePool(boolean clearStalePool) {
+      this.clearStalePool = clearStalePool;
       return this;
     }
 

@@ -100,6 +100,12 @@ public record ProvisioningReport(List<Field> fields) {
     return timestamp.truncatedTo(ChronoUnit.MILLIS).toString();
   }
 
+  /** The same report with {@code transform} applied to every value (to mask secrets). */
+  ProvisioningReport redacted(java.util.function.UnaryOperator<String> transform) {
+    return new ProvisioningReport(
+        fields.stream().map(f -> new Field(f.key(), transform.apply(f.value()))).toList());
+  }
+
   /** The value of the first field with this key. */
   public Optional<String> get(String key) {
     return fields.stream().filter(f -> f.key().equals(key)).map(Field::value).findFirst();

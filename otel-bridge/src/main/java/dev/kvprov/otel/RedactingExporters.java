@@ -12,6 +12,7 @@ import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.data.DelegatingSpanData;
 import io.opentelemetry.sdk.trace.data.EventData;
+import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.data.StatusData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
@@ -124,6 +125,18 @@ final class RedactingExporters {
     }
 
     @Override
+    public List<LinkData> getLinks() {
+      return super.getLinks().stream()
+          .map(
+              l ->
+                  LinkData.create(
+                      l.getSpanContext(),
+                      redactor.redact(l.getAttributes()),
+                      l.getTotalAttributeCount()))
+          .toList();
+    }
+
+    @Override
     public List<EventData> getEvents() {
       return super.getEvents().stream()
           .map(
@@ -182,8 +195,7 @@ final class RedactingExporters {
 
     @Override
     public Value<?> getBodyValue() {
-      Value<?> body = delegate.getBodyValue();
-      return body == null ? null : Value.of(redactor.redact(body.asString()));
+      return redactor.redact(delegate.getBodyValue());
     }
 
     @Override

@@ -145,8 +145,8 @@ final class SpanRecords {
     }
     fields.add(field(NAME, log.getInstrumentationScopeInfo().getName()));
     fields.add(field(SEVERITY, severityText(log)));
-    Value<?> body = log.getBodyValue();
-    fields.add(field(BODY, redactor.redact(body == null ? "" : body.asString())));
+    Value<?> body = redactor.redact(log.getBodyValue());
+    fields.add(field(BODY, body == null ? "" : body.asString()));
     return new KvprovRecord(
         KvprovRecord.Kind.LOG,
         level(log.getSeverity()),

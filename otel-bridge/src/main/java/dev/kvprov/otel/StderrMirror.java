@@ -125,7 +125,7 @@ final class StderrMirror implements SpanProcessor, LogRecordProcessor {
     if (path == null) {
       path = log.getInstrumentationScopeInfo().getName();
     }
-    Value<?> body = log.getBodyValue();
+    Value<?> body = redactor.redact(log.getBodyValue());
     long at =
         log.getTimestampEpochNanos() != 0
             ? log.getTimestampEpochNanos()
@@ -134,16 +134,16 @@ final class StderrMirror implements SpanProcessor, LogRecordProcessor {
         SpanRecords.level(log.getSeverity()),
         at,
         path,
-        redactor.redact(body == null ? "" : body.asString()) + attributes(log.getAttributes()));
+        (body == null ? "" : body.asString()) + attributes(log.getAttributes()));
   }
 
   /** One line for the provisioning report: ERROR for a failure, INFO for success. */
-  void report(ProvisioningReport report, Redactor redactor) {
+  void report(ProvisioningReport report) {
     line(
         report.isSuccess() ? KvprovRecord.Level.INFO : KvprovRecord.Level.ERROR,
         clock.now(),
         "PROVISIONING_REPORT",
-        redactor.redact(report.encode()));
+        report.redacted(redactor::redact).encode());
   }
 
   private String attributes(Attributes attributes) {

@@ -42,13 +42,36 @@ final class CanaryTrace {
       }
       user.setStatus(StatusCode.ERROR, "password " + secret + " rejected");
       user.end();
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(io.opentelemetry.api.logs.Severity.INFO)
+          .setBody(
+              io.opentelemetry.api.common.Value.of(
+                  io.opentelemetry.api.common.KeyValue.of(
+                      "password", io.opentelemetry.api.common.Value.of(secret)),
+                  io.opentelemetry.api.common.KeyValue.of(
+                      "note", io.opentelemetry.api.common.Value.of("tried " + secret))))
+          .emit();
+      telemetry
+          .tracer()
+          .spanBuilder("linked")
+          .addLink(
+              media.getSpanContext(),
+              Attributes.builder().put("admin.password", secret).put("why", secret).build())
+          .setAttribute(secret, "a secret used as a key")
+          .startSpan()
+          .end();
       telemetry.report(
           ProvisioningReport.failure(
               "Password setup failed",
               "kvprov/test",
               "unknown",
               java.time.Instant.now(),
-              java.util.Map.of("detail", "bad password " + secret)));
+              java.util.Map.of(
+                  "detail", "bad password " + secret,
+                  "quoted", "\"" + secret + "\" was rejected",
+                  "long", "x".repeat(990) + " " + secret)));
     }
     root.end();
   }

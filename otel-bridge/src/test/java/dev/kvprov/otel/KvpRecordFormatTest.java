@@ -131,6 +131,8 @@ class KvpRecordFormatTest {
     records.add(new KvpRecord("kvprov-2|" + VM + "|INFO|end|x|abc", "Start: x"));
     records.add(new KvpRecord("kvprov-1|" + VM + "|INFO|end|x|abd", "no label here"));
     records.add(new KvpRecord("kvprov-1|" + VM + "|INFO|end|x|abe", "Attr: n:int=notanumber"));
+    records.add(new KvpRecord("kvprov-99999999999|" + VM + "|INFO|end|x|abf", "Start: x"));
+    records.add(new KvpRecord("kvprov-1|" + VM + "|INFO|end|x|abg|99999999999/99999999999", "x"));
 
     KvpRecordFormat.Decoded decoded = KvpRecordFormat.decode(records);
 
@@ -139,7 +141,7 @@ class KvpRecordFormatTest {
         .containsExactly("00f067aa0ba902b7", "abe");
     assertThat(decoded.records().get(0).recordIndexes()).containsExactly(1);
     assertThat(decoded.problems())
-        .hasSize(5)
+        .hasSize(7)
         .anyMatch(p -> p.contains("1 of 2 pieces") && p.contains("missing"))
         .anyMatch(p -> p.contains("not a kvprov key"))
         .anyMatch(p -> p.contains("grammar version 2"))

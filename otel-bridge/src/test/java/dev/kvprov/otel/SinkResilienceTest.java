@@ -1,0 +1,174 @@
+package dev.kvprov.otel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import io.opentelemetry.api.logs.Severity;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sink under pressure: held locks, interrupts, huge records, racing closes, bad settings. */
+class SinkResilienceTest {
+  @TempDir Path dir;
+  private Harness harness;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    harness = new Harness(dir);
+  }
+
+  @Test
+  void aPoolLockHeldElsewhere_costsTheCallerItsTimeoutOnce_thenOnlyBriefWaits() throws Exception {
+    harness.pool.append(new KvpRecord("someone-else", "x"));
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try {
+                harness.pool.scan(
+                    entry -> {
+                      holding.countDown();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    });
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    try (KvpTelemetry telemetry =
+        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
+      holder.start();
+      holding.await();
+
+      long started = System.nanoTime();
+      for (int i = 0; i < 10; i++) {
+        telemetry.tracer().spanBuilder("step" + i).startSpan().end(); // 20 records, all blocked
+      }
+      long millis = (System.nanoTime() - started) / 1_000_000;
+
+      // One full 1 s wait, then 100 ms each: well under the 20 s that 20 full waits would take.
+      assertThat(millis).isLessThan(6_000);
+      release.countDown();
+      holder.join();
+      telemetry.tracer().spanBuilder("after").startSpan().end();
+    }
+    assertThat(harness.stderr().split("the KVP sink failed", -1)).hasSize(2);
+    assertThat(harness.decoded())
+        .extracting(r -> r.name().orElseThrow())
+        .containsExactly("after", "after");
+  }
+
+  @Test
+  void anInterruptedThread_stillWritesTheEndOfItsFailedStep_andKeepsItsInterrupt()
+      throws Exception {
+    boolean stillInterrupted;
+    try (KvpTelemetry telemetry = harness.telemetry().noStderrMirror().build()) {
+      Span step = telemetry.tracer().spanBuilder("step.with.timeout").startSpan();
+      Thread.currentThread().interrupt(); // the step was cancelled
+      step.setStatus(StatusCode.ERROR, "timed out");
+      step.end();
+      stillInterrupted = Thread.interrupted();
+    }
+
+    assertThat(stillInterrupted).isTrue();
+    assertThat(harness.decoded())
+        .extracting(r -> r.kind() + " " + r.status().orElse("-"))
+        .containsExactly("START -", "END error");
+  }
+
+  @Test
+  void aHugeErrorRecord_takesAtMostFourPieces_andSaysWhatWasCut() throws Exception {
+    try (KvpTelemetry telemetry = harness.telemetry().recordBudget(20).noStderrMirror().build()) {
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(Severity.ERROR)
+          .setBody("stack trace line\n".repeat(12_000))
+          .emit();
+    }
+
+    List<KvpRecord> records = harness.records();
+    assertThat(records).hasSizeBetween(1, 4);
+    KvprovRecord log = harness.decoded().get(0);
+    assertThat(log.field("Body").orElseThrow())
+        .startsWith("stack trace line\n")
+        .contains("chars cut]");
+  }
+
+  @Test
+  void theDropRecord_keepsUpWithDrops_beforeAnyFlush() throws Exception {
+    try (KvpTelemetry telemetry = harness.telemetry().recordBudget(10).noStderrMirror().build()) {
+      for (int i = 0; i < 12; i++) { // 5 fit in half the budget, 7 are dropped
+        telemetry.logger().logRecordBuilder().setSeverity(Severity.DEBUG).setBody("d" + i).emit();
+      }
+      Thread.sleep(600); // the record is refreshed at most twice a second
+      telemetry.logger().logRecordBuilder().setSeverity(Severity.DEBUG).setBody("late").emit();
+
+      KvprovRecord dropped =
+          harness.decoded().stream()
+              .filter(r -> r.kind() == KvprovRecord.Kind.DROPPED)
+              .findFirst()
+              .orElseThrow();
+      assertThat(dropped.field("Dropped").orElseThrow()).startsWith("8 (debug=8)");
+    }
+  }
+
+  @Test
+  void aMalformedOtlpEndpoint_isReported_andTelemetryWorksWithoutIt() throws Exception {
+    try (KvpTelemetry telemetry =
+        harness
+            .telemetry()
+            .environment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318"))
+            .noStderrMirror()
+            .build()) {
+      telemetry.tracer().spanBuilder("still.traced").startSpan().end();
+    }
+
+    assertThat(harness.stderr()).contains("the OTLP sink failed: not sending");
+    assertThat(harness.decoded()).hasSize(2);
+  }
+
+  @Test
+  void aSecondClose_waitsForTheFirst_soAHookCannotCutAFlushShort() throws Exception {
+    try (OtlpReceiver stalled = new OtlpReceiver(60_000)) {
+      KvpTelemetry telemetry =
+          harness
+              .telemetry()
+              .noStderrMirror()
+              .otlpEndpoint(stalled.baseUrl())
+              .otlpTimeout(Duration.ofMillis(700))
+              .build();
+      telemetry.tracer().spanBuilder("queued").startSpan().end();
+      long[] firstDone = new long[1];
+      Thread first =
+          new Thread(
+              () -> {
+                telemetry.close();
+                firstDone[0] = System.nanoTime();
+              });
+      first.start();
+      Thread.sleep(100);
+
+      telemetry.close();
+      long secondDone = System.nanoTime();
+      first.join();
+
+      assertThat(firstDone[0]).isPositive();
+      assertThat(secondDone).isGreaterThanOrEqualTo(firstDone[0] - 50_000_000L);
+    }
+  }
+}
