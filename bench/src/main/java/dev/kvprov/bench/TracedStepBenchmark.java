@@ -40,8 +40,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class TracedStepBenchmark {
-  /** {@code kvp}: pool sink; {@code stderr}: the mirror only; {@code none}: no sink. */
-  @Param({"kvp", "stderr", "none"})
+  /**
+   * {@code kvp}: pool sink (page cache); {@code kvp-fsync}: pool sink with every record forced to
+   * disk, on a disk-backed directory ({@code /var/tmp}); {@code stderr}: the mirror only; {@code
+   * none}: no sink, the SDK alone.
+   */
+  @Param({"kvp", "kvp-fsync", "stderr", "none"})
   public String sink;
 
   private Path dir;
@@ -51,8 +55,11 @@ public class TracedStepBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = Files.createTempDirectory(PoolAppendBenchmark.benchDirectory(), "kvp-bench-otel");
-    pool = PoolFile.open(dir, 1);
+    boolean durable = sink.equals("kvp-fsync");
+    dir =
+        Files.createTempDirectory(
+            durable ? Path.of("/var/tmp") : PoolAppendBenchmark.benchDirectory(), "kvp-bench-otel");
+    pool = PoolFile.builder().directory(dir).syncWrites(durable).build();
     // The mirror writes to a stream that discards: the cost measured is formatting and locking,
     // not the terminal.
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false);
@@ -66,7 +73,7 @@ public class TracedStepBenchmark {
             .stderr(discard)
             .recordBudget(Integer.MAX_VALUE);
     switch (sink) {
-      case "kvp" -> builder.kvp(pool).noStderrMirror();
+      case "kvp", "kvp-fsync" -> builder.kvp(pool).noStderrMirror();
       case "stderr" -> builder.stderrLevel(dev.kvprov.otel.KvprovRecord.Level.INFO);
       default -> builder.noStderrMirror();
     }

@@ -24,7 +24,12 @@ class KvpRecordFormatPropertiesTest {
       @ForAll("text") String attributeValue,
       @ForAll List<@net.jqwik.api.constraints.StringLength(max = 40) String> list,
       @ForAll long number,
-      @ForAll double real) {
+      @ForAll double real,
+      @ForAll List<Long> numbers,
+      @ForAll List<Double> reals,
+      @ForAll List<Boolean> flags,
+      @ForAll KvprovRecord.Kind kind,
+      @ForAll KvprovRecord.Level level) {
     AttributesBuilder attributes = Attributes.builder();
     if (!attributeKey.isEmpty()) {
       attributes.put(AttributeKey.stringKey(attributeKey), attributeValue);
@@ -32,11 +37,15 @@ class KvpRecordFormatPropertiesTest {
     attributes
         .put(AttributeKey.stringArrayKey("list"), list)
         .put("number", number)
-        .put("real", real);
+        .put("real", real)
+        .put(AttributeKey.longArrayKey("numbers"), numbers)
+        .put(AttributeKey.doubleArrayKey("reals"), reals)
+        .put(AttributeKey.booleanArrayKey("flags"), flags)
+        .put("flag", !flags.isEmpty() && flags.get(0));
     KvprovRecord record =
         new KvprovRecord(
-            KvprovRecord.Kind.LOG,
-            KvprovRecord.Level.WARN,
+            kind,
+            level,
             "unknown",
             "00f067aa0ba902b7.l0a1b2c3d",
             List.of(
