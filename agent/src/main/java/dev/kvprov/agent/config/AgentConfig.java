@@ -1,0 +1,143 @@
+package dev.kvprov.agent.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's effective configuration: defaults, then {@code /etc/kvprov/kvprov.toml}, then its
+ * drop-ins, then {@code --config}, later winning key by key; each value with its origin.
+ */
+public final class AgentConfig {
+  private final Map<ConfigKey, Setting> settings;
+  private final List<String> warnings;
+
+  AgentConfig(Map<ConfigKey, Setting> settings, List<String> warnings) {
+    this.settings = new EnumMap<>(settings);
+    this.warnings = List.copyOf(warnings);
+  }
+
+  /** The built-in defaults alone. */
+  public static AgentConfig defaults() {
+    return new AgentConfig(ConfigLoader.defaults(), List.of());
+  }
+
+  /** Every key with its value and origin, in a stable order. */
+  public List<Setting> settings() {
+    return settings.values().stream().sorted(java.util.Comparator.comparing(Setting::key)).toList();
+  }
+
+  /** Non-fatal findings (unknown keys), each naming file and line. */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /** Settings for the instance metadata service client. */
+  public record Imds(
+      URI endpoint,
+      Duration connectTimeout,
+      Duration readTimeout,
+      Duration retryInterval,
+      Duration totalTimeout) {}
+
+  /** Settings for health reports to the wireserver. */
+  public record Wireserver(
+      URI endpoint,
+      String protocol,
+      Duration connectTimeout,
+      Duration readTimeout,
+      Duration totalTimeout) {}
+
+  /** Settings for the telemetry sinks. */
+  public record Telemetry(
+      boolean kvp,
+      Path kvpDirectory,
+      int recordBudget,
+      Path archiveDirectory,
+      String stderrLevel,
+      String otlpEndpoint) {}
+
+  public Imds imds() {
+    return new Imds(
+        URI.create(string(ConfigKey.IMDS_ENDPOINT)),
+        seconds(ConfigKey.IMDS_CONNECTION_TIMEOUT),
+        seconds(ConfigKey.IMDS_READ_TIMEOUT),
+        seconds(ConfigKey.IMDS_RETRY_INTERVAL),
+        seconds(ConfigKey.IMDS_TOTAL_RETRY_TIMEOUT));
+  }
+
+  public Wireserver wireserver() {
+    return new Wireserver(
+        URI.create(string(ConfigKey.WIRESERVER_ENDPOINT)),
+        string(ConfigKey.WIRESERVER_PROTOCOL),
+        seconds(ConfigKey.WIRESERVER_CONNECTION_TIMEOUT),
+        seconds(ConfigKey.WIRESERVER_READ_TIMEOUT),
+        seconds(ConfigKey.WIRESERVER_TOTAL_RETRY_TIMEOUT));
+  }
+
+  public Telemetry telemetry() {
+    return new Telemetry(
+        bool(ConfigKey.TELEMETRY_KVP_DIAGNOSTICS),
+        Path.of(string(ConfigKey.TELEMETRY_KVP_DIRECTORY)),
+        (int) (long) (Long) value(ConfigKey.TELEMETRY_RECORD_BUDGET),
+        Path.of(string(ConfigKey.TELEMETRY_ARCHIVE_DIRECTORY)),
+        string(ConfigKey.TELEMETRY_STDERR_LEVEL),
+        string(ConfigKey.TELEMETRY_OTLP_ENDPOINT));
+  }
+
+  public boolean mediaEnabled() {
+    return bool(ConfigKey.MEDIA_ENABLE);
+  }
+
+  public List<String> mediaDevices() {
+    return list(ConfigKey.MEDIA_DEVICES);
+  }
+
+  public Path stateDirectory() {
+    return Path.of(string(ConfigKey.STATE_DIRECTORY));
+  }
+
+  public String authorizedKeysPath() {
+    return string(ConfigKey.SSH_AUTHORIZED_KEYS_PATH);
+  }
+
+  public boolean querySshdConfig() {
+    return bool(ConfigKey.SSH_QUERY_SSHD_CONFIG);
+  }
+
+  public List<String> hostnameBackends() {
+    return list(ConfigKey.HOSTNAME_BACKENDS);
+  }
+
+  public List<String> userBackends() {
+    return list(ConfigKey.USER_BACKENDS);
+  }
+
+  public List<String> passwordBackends() {
+    return list(ConfigKey.PASSWORD_BACKENDS);
+  }
+
+  private Object value(ConfigKey key) {
+    return settings.get(key).value();
+  }
+
+  private String string(ConfigKey key) {
+    return (String) value(key);
+  }
+
+  private boolean bool(ConfigKey key) {
+    return (Boolean) value(key);
+  }
+
+  private Duration seconds(ConfigKey key) {
+    return Duration.ofNanos(Math.round((Double) value(key) * 1e9));
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<String> list(ConfigKey key) {
+    return (List<String>) value(key);
+  }
+}

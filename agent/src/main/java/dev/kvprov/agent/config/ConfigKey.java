@@ -1,0 +1,138 @@
+package dev.kvprov.agent.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Every key the agent understands: azure-init's (so an existing azure-init configuration works
+ * unchanged) and kvprov's own, each with its type, default and the values it accepts.
+ */
+enum ConfigKey {
+  SSH_AUTHORIZED_KEYS_PATH("ssh.authorized_keys_path", Type.STRING, ".ssh/authorized_keys"),
+  SSH_QUERY_SSHD_CONFIG("ssh.query_sshd_config", Type.BOOLEAN, true),
+  HOSTNAME_BACKENDS(
+      "hostname_provisioners.backends",
+      Type.choices("hostnamectl", "hostname-file"),
+      List.of("hostnamectl")),
+  USER_BACKENDS("user_provisioners.backends", Type.choices("useradd"), List.of("useradd")),
+  PASSWORD_BACKENDS(
+      "password_provisioners.backends", Type.choices("passwd", "chpasswd"), List.of("passwd")),
+  IMDS_ENDPOINT("imds.endpoint", Type.URL, "http://169.254.169.254"),
+  IMDS_CONNECTION_TIMEOUT("imds.connection_timeout_secs", Type.SECONDS, 2.0),
+  IMDS_READ_TIMEOUT("imds.read_timeout_secs", Type.SECONDS, 60.0),
+  IMDS_RETRY_INTERVAL("imds.retry_interval_secs", Type.SECONDS, 2.0),
+  IMDS_TOTAL_RETRY_TIMEOUT("imds.total_retry_timeout_secs", Type.SECONDS, 300.0),
+  MEDIA_ENABLE("provisioning_media.enable", Type.BOOLEAN, true),
+  MEDIA_DEVICES("provisioning_media.devices", Type.STRING_LIST, List.of("/dev/sr0")),
+  PROXY_AGENT_ENABLE("azure_proxy_agent.enable", Type.BOOLEAN, true),
+  WIRESERVER_ENDPOINT("wireserver.endpoint", Type.URL, "http://168.63.129.16"),
+  WIRESERVER_PROTOCOL("wireserver.protocol", Type.choice("json", "xml"), "json"),
+  WIRESERVER_CONNECTION_TIMEOUT("wireserver.connection_timeout_secs", Type.SECONDS, 2.0),
+  WIRESERVER_READ_TIMEOUT("wireserver.read_timeout_secs", Type.SECONDS, 60.0),
+  WIRESERVER_TOTAL_RETRY_TIMEOUT("wireserver.total_retry_timeout_secs", Type.SECONDS, 1200.0),
+  TELEMETRY_KVP_DIAGNOSTICS("telemetry.kvp_diagnostics", Type.BOOLEAN, true),
+  TELEMETRY_KVP_DIRECTORY("telemetry.kvp_directory", Type.STRING, "/var/lib/hyperv"),
+  TELEMETRY_RECORD_BUDGET("telemetry.record_budget", Type.INTEGER, 300L),
+  TELEMETRY_ARCHIVE_DIRECTORY(
+      "telemetry.archive_directory", Type.STRING, "/var/lib/kvprov/kvp-archive"),
+  TELEMETRY_STDERR_LEVEL(
+      "telemetry.stderr_level", Type.choice("debug", "info", "warn", "error", "off"), "info"),
+  TELEMETRY_OTLP_ENDPOINT("telemetry.otlp_endpoint", Type.STRING, ""),
+  STATE_DIRECTORY("state.directory", Type.STRING, "/var/lib/kvprov");
+
+  final String key;
+  final Type type;
+  final Object defaultValue;
+
+  ConfigKey(String key, Type type, Object defaultValue) {
+    this.key = key;
+    this.type = type;
+    this.defaultValue = defaultValue;
+  }
+
+  static ConfigKey byKey(String key) {
+    for (ConfigKey k : values()) {
+      if (k.key.equals(key)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  /** The sections (tables) that hold keys: anything else at the top level is unknown. */
+  static boolean isSection(String name) {
+    for (ConfigKey k : values()) {
+      if (k.key.startsWith(name + ".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A value type, and how a TOML value is checked against it. */
+  record Type(String name, List<String> allowed, boolean list) {
+    static final Type STRING = new Type("a string", List.of(), false);
+    static final Type URL = new Type("an http:// or https:// URL", List.of(), false);
+    static final Type BOOLEAN = new Type("true or false", List.of(), false);
+    static final Type SECONDS =
+        new Type("a number of seconds (finite, not negative)", List.of(), false);
+    static final Type INTEGER = new Type("a whole number from 10 to 100000", List.of(), false);
+    static final Type STRING_LIST = new Type("a list of strings", List.of(), true);
+
+    static Type choice(String... allowed) {
+      return new Type("one of " + String.join(", ", allowed), List.of(allowed), false);
+    }
+
+    static Type choices(String... allowed) {
+      return new Type("a non-empty list of " + String.join(", ", allowed), List.of(allowed), true);
+    }
+
+    /** The checked value, or throws with what was expected. */
+    Object check(JsonNode node) {
+      if (this == BOOLEAN) {
+        if (!node.isBoolean()) {
+          throw new IllegalArgumentException();
+        }
+        return node.booleanValue();
+      }
+      if (this == SECONDS) {
+        if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() < 0) {
+          throw new IllegalArgumentException();
+        }
+        return node.doubleValue();
+      }
+      if (this == INTEGER) {
+        if (!node.isIntegralNumber() || node.longValue() < 10 || node.longValue() > 100_000) {
+          throw new IllegalArgumentException();
+        }
+        return node.longValue();
+      }
+      if (list) {
+        if (!node.isArray() || (!allowed.isEmpty() && node.isEmpty())) {
+          throw new IllegalArgumentException();
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) {
+          if (!item.isTextual() || (!allowed.isEmpty() && !allowed.contains(item.textValue()))) {
+            throw new IllegalArgumentException();
+          }
+          values.add(item.textValue());
+        }
+        return List.copyOf(values);
+      }
+      if (!node.isTextual()) {
+        throw new IllegalArgumentException();
+      }
+      String text = node.textValue();
+      if (!allowed.isEmpty() && !allowed.contains(text.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException();
+      }
+      if (this == URL && !text.matches("https?://[^\\s/]+(/\\S*)?")) {
+        throw new IllegalArgumentException();
+      }
+      return allowed.isEmpty() ? text : text.toLowerCase(Locale.ROOT);
+    }
+  }
+}
