@@ -1,0 +1,182 @@
+package dev.kvprov.agent.imds;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.http.Backoff;
+import dev.kvprov.agent.http.Deadline;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Fetches this VM's instance metadata from IMDS: never through a proxy, with {@code Metadata:
+ * true}, retrying transport errors, 404/408/410/429/5xx and malformed bodies with exponential
+ * backoff and jitter (honouring {@code Retry-After}) until the overall deadline. Each attempt is a
+ * span with its status code or error; the parse is a span too.
+ */
+public final class ImdsClient {
+  /** The API version asked for; the fields used are stable across versions. */
+  public static final String API_VERSION = "2023-11-15";
+
+  private static final Set<Integer> RETRYABLE = Set.of(404, 408, 410, 429);
+  private static final int MAX_BODY_BYTES = 1 << 20;
+
+  private final AgentConfig.Imds settings;
+  private final Tracer tracer;
+  private final HttpClient http;
+  private final ObjectMapper json;
+  private final Backoff backoff;
+
+  public ImdsClient(AgentConfig.Imds settings, Tracer tracer) {
+    this.settings = requireNonNull(settings, "settings");
+    this.tracer = requireNonNull(tracer, "tracer");
+    this.http =
+        HttpClient.newBuilder()
+            .proxy(HttpClient.Builder.NO_PROXY) // IMDS must never be reached through a proxy
+            .connectTimeout(positive(settings.connectTimeout()))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    this.json =
+        new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    Duration initial =
+        settings.retryInterval().isZero() ? Duration.ofMillis(100) : settings.retryInterval();
+    this.backoff = new Backoff(initial, initial.multipliedBy(16));
+  }
+
+  private static Duration positive(Duration d) {
+    return d.isZero() ? Duration.ofMillis(1) : d;
+  }
+
+  /** The URL asked for. */
+  URI uri() {
+    String base = settings.endpoint().toString().replaceAll("/+$", "");
+    return URI.create(base + "/metadata/instance?api-version=" + API_VERSION + "&extended=true");
+  }
+
+  /**
+   * Fetches, parses and checks the instance metadata.
+   *
+   * @throws ImdsException when the deadline passes without a good answer, IMDS refuses for good
+   *     (400, 403), or the metadata holds values the agent must not act on
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  public ImdsInstance fetch() throws ImdsException, InterruptedException {
+    Span fetch = tracer.spanBuilder("imds.fetch").setAttribute("url", uri().toString()).startSpan();
+    try (Scope ignored = fetch.makeCurrent()) {
+      ImdsInstance instance = fetchWithRetries();
+      fetch.setAttribute("imds.vm_id", String.valueOf(instance.compute().vmId()));
+      return instance;
+    } catch (ImdsException e) {
+      fetch.setStatus(StatusCode.ERROR, e.getMessage());
+      throw e;
+    } finally {
+      fetch.end();
+    }
+  }
+
+  private ImdsInstance fetchWithRetries() throws ImdsException, InterruptedException {
+    Deadline deadline = Deadline.after(settings.totalTimeout());
+    String lastFailure = "no attempt was made";
+    for (int attempt = 1; ; attempt++) {
+      Span span =
+          tracer.spanBuilder("imds.attempt").setAttribute("attempt", (long) attempt).startSpan();
+      Optional<Duration> retryAfter = Optional.empty();
+      try (Scope ignored = span.makeCurrent()) {
+        HttpRequest request =
+            HttpRequest.newBuilder(uri())
+                .header("Metadata", "true")
+                .timeout(positive(deadline.cap(settings.readTimeout())))
+                .GET()
+                .build();
+        HttpResponse<InputStream> response =
+            http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        int status = response.statusCode();
+        span.setAttribute("http.response.status_code", (long) status);
+        byte[] body;
+        try (InputStream in = response.body()) {
+          body = in.readNBytes(MAX_BODY_BYTES + 1);
+        }
+        if (status == 200) {
+          if (body.length > MAX_BODY_BYTES) {
+            lastFailure = "the metadata is larger than " + MAX_BODY_BYTES + " bytes";
+          } else {
+            Optional<ImdsInstance> parsed = parse(body, attempt);
+            if (parsed.isPresent()) {
+              span.end();
+              return parsed.get();
+            }
+            lastFailure = "the metadata is not valid JSON";
+          }
+        } else if (RETRYABLE.contains(status) || status >= 500) {
+          lastFailure = "IMDS answered HTTP " + status;
+          retryAfter = Backoff.retryAfter(response);
+        } else {
+          String failure = "IMDS answered HTTP " + status + ", which retrying will not change";
+          span.setStatus(StatusCode.ERROR, failure);
+          span.end();
+          throw new ImdsException(failure, attempt, null);
+        }
+      } catch (IOException e) {
+        lastFailure = "IMDS could not be reached: " + e;
+      }
+      span.setStatus(StatusCode.ERROR, lastFailure);
+      span.end();
+      Duration wait = backoff.delay(attempt, ThreadLocalRandom.current());
+      if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
+        wait = retryAfter.get();
+      }
+      if (deadline.remaining().compareTo(wait) <= 0) {
+        throw new ImdsException(
+            "no usable answer from IMDS in "
+                + deadline.total().toSeconds()
+                + " s after "
+                + attempt
+                + " attempt(s); last: "
+                + lastFailure,
+            attempt,
+            null);
+      }
+      Thread.sleep(wait.toMillis());
+    }
+  }
+
+  /** The parsed, checked instance; empty if the body is not JSON (worth another attempt). */
+  private Optional<ImdsInstance> parse(byte[] body, int attempt) throws ImdsException {
+    Span span =
+        tracer.spanBuilder("imds.parse").setAttribute("bytes", (long) body.length).startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      ImdsInstance instance = json.readValue(body, ImdsInstance.class);
+      List<String> problems = ImdsValidation.problems(instance);
+      if (!problems.isEmpty()) {
+        String failure = "IMDS metadata rejected: " + String.join("; ", problems);
+        span.setStatus(StatusCode.ERROR, failure);
+        throw new ImdsException(failure, attempt, null);
+      }
+      return Optional.of(instance);
+    } catch (JacksonException e) {
+      span.setStatus(StatusCode.ERROR, "not valid JSON: " + e.getOriginalMessage());
+      return Optional.empty();
+    } catch (IOException e) {
+      span.setStatus(StatusCode.ERROR, e.toString());
+      return Optional.empty();
+    } finally {
+      span.end();
+    }
+  }
+}

@@ -1,0 +1,269 @@
+package dev.kvprov.agent.sim;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A small Azure on loopback: IMDS ({@code /metadata/instance}) and the wireserver (versions, goal
+ * state, XML health, JSON health) on two ports, with {@link Scenario}s for the failures an agent
+ * must survive. It records every health report it receives. For tests, the demo and developers; the
+ * agent's own HTTP code is always exercised for real against it.
+ */
+public final class AzureSimulator implements AutoCloseable {
+  /** One health report as the wireserver received it. */
+  public record Report(String protocol, String body) {}
+
+  private final Scenario scenario;
+  private final int failures;
+  private final long imdsDelayMillis;
+  private final String instanceJson;
+  private final String goalState;
+  private final String versions;
+  private final HttpServer imds;
+  private final HttpServer wireserver;
+  private final ExecutorService executor =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "azure-simulator");
+            t.setDaemon(true);
+            return t;
+          });
+  private final AtomicInteger imdsRequests = new AtomicInteger();
+  private final AtomicInteger healthRequests = new AtomicInteger();
+  private final List<Report> reports = new ArrayList<>();
+  private final Consumer<String> log;
+
+  private AzureSimulator(Builder b) throws IOException {
+    this.scenario = b.scenario;
+    this.failures = b.failures;
+    this.imdsDelayMillis = b.imdsDelayMillis;
+    this.instanceJson = b.instanceJson != null ? b.instanceJson : resource("instance.json");
+    this.goalState = resource("goalstate.xml");
+    this.versions = resource("versions.xml");
+    this.log = b.log;
+    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    imds = HttpServer.create(loopback, 0);
+    wireserver = HttpServer.create(loopback, 0);
+    imds.setExecutor(executor);
+    wireserver.setExecutor(executor);
+    imds.createContext("/metadata/instance", this::instance);
+    wireserver.createContext("/", this::wireserverRequest);
+    imds.start();
+    wireserver.start();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = AzureSimulator.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), UTF_8);
+    } catch (IOException | NullPointerException e) {
+      throw new IllegalStateException("simulator resource missing: " + name, e);
+    }
+  }
+
+  /** Base URL of the simulated IMDS, e.g. {@code http://127.0.0.1:40123}. */
+  public URI imdsEndpoint() {
+    return URI.create("http://127.0.0.1:" + imds.getAddress().getPort());
+  }
+
+  /** Base URL of the simulated wireserver. */
+  public URI wireserverEndpoint() {
+    return URI.create("http://127.0.0.1:" + wireserver.getAddress().getPort());
+  }
+
+  public Scenario scenario() {
+    return scenario;
+  }
+
+  /** How many IMDS requests arrived so far. */
+  public int imdsRequests() {
+    return imdsRequests.get();
+  }
+
+  /** The health reports received so far, in order. */
+  public synchronized List<Report> reports() {
+    return List.copyOf(reports);
+  }
+
+  /** A TOML snippet that points the agent at this simulator. */
+  public String configSnippet() {
+    return "[imds]\nendpoint = \""
+        + imdsEndpoint()
+        + "\"\n\n[wireserver]\nendpoint = \""
+        + wireserverEndpoint()
+        + "\"\n";
+  }
+
+  private void instance(HttpExchange exchange) throws IOException {
+    int n = imdsRequests.incrementAndGet();
+    if (!"true".equals(exchange.getRequestHeaders().getFirst("Metadata"))) {
+      send(exchange, 400, "text/plain", "Required metadata header not specified");
+      return;
+    }
+    String query = exchange.getRequestURI().getQuery();
+    if (query == null || !query.contains("api-version=")) {
+      send(exchange, 400, "text/plain", "Bad request: api-version missing");
+      return;
+    }
+    switch (scenario) {
+      case SLOW_IMDS -> sleep(imdsDelayMillis);
+      case IMDS_DOWN -> {
+        send(exchange, 503, "text/plain", "Service Unavailable");
+        return;
+      }
+      case FLAKY_IMDS -> {
+        if (n <= failures) {
+          int[] codes = {500, 503, 429};
+          send(exchange, codes[(n - 1) % codes.length], "text/plain", "flaky");
+          return;
+        }
+      }
+      case IMDS_MALFORMED -> {
+        if (n <= failures) {
+          send(exchange, 200, "application/json", "{\"compute\": {\"osProfile\": ");
+          return;
+        }
+      }
+      case RETRY_AFTER -> {
+        if (n <= failures) {
+          exchange.getResponseHeaders().add("Retry-After", "1");
+          send(exchange, 429, "text/plain", "Too Many Requests");
+          return;
+        }
+      }
+      default -> {}
+    }
+    send(exchange, 200, "application/json; charset=utf-8", instanceJson);
+  }
+
+  private void wireserverRequest(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    String query =
+        exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();
+    String method = exchange.getRequestMethod();
+    if (method.equals("GET") && path.equals("/") && query.equals("comp=versions")) {
+      send(exchange, 200, "text/xml; charset=utf-8", versions);
+    } else if (method.equals("GET") && path.equals("/machine/") && query.equals("comp=goalstate")) {
+      if (!"2012-11-30".equals(exchange.getRequestHeaders().getFirst("x-ms-version"))) {
+        send(exchange, 400, "text/plain", "x-ms-version missing");
+        return;
+      }
+      send(exchange, 200, "text/xml; charset=utf-8", goalState);
+    } else if (method.equals("POST") && path.equals("/machine") && query.equals("comp=health")) {
+      health(exchange, "xml");
+    } else if (method.equals("POST") && path.equals("/provisioning/health")) {
+      health(exchange, "json");
+    } else {
+      send(exchange, 404, "text/plain", "Not Found");
+    }
+  }
+
+  private void health(HttpExchange exchange, String protocol) throws IOException {
+    String body = new String(exchange.getRequestBody().readNBytes(1 << 20), UTF_8);
+    int n = healthRequests.incrementAndGet();
+    if (scenario == Scenario.WIRESERVER_DOWN
+        || (scenario == Scenario.WIRESERVER_FLAKY && n <= failures)) {
+      send(exchange, 503, "text/plain", "Service Unavailable");
+      return;
+    }
+    synchronized (this) {
+      reports.add(new Report(protocol, body));
+    }
+    log.accept("health report (" + protocol + "): " + body);
+    send(exchange, 200, "text/plain", "");
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void send(HttpExchange exchange, int status, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      exchange.getResponseBody().write(bytes);
+    }
+    exchange.close();
+  }
+
+  @Override
+  public void close() {
+    imds.stop(0);
+    wireserver.stop(0);
+    executor.shutdownNow();
+  }
+
+  /** Settings for a simulator. Defaults: scenario {@code ok}, the built-in sample instance. */
+  public static final class Builder {
+    private Scenario scenario = Scenario.OK;
+    private int failures = -1;
+    private long imdsDelayMillis = 3000;
+    private String instanceJson;
+    private Consumer<String> log = line -> {};
+
+    private Builder() {}
+
+    public Builder scenario(Scenario scenario) {
+      this.scenario = requireNonNull(scenario, "scenario");
+      return this;
+    }
+
+    /** How many failures the flaky scenarios serve before they answer. */
+    public Builder failures(int failures) {
+      this.failures = failures;
+      return this;
+    }
+
+    public Builder imdsDelayMillis(long millis) {
+      this.imdsDelayMillis = millis;
+      return this;
+    }
+
+    /** The IMDS instance document to serve instead of the built-in sample. */
+    public Builder instanceJson(String json) {
+      this.instanceJson = requireNonNull(json, "json");
+      return this;
+    }
+
+    /** Where the simulator says what it receives (default: nowhere). */
+    public Builder log(Consumer<String> log) {
+      this.log = requireNonNull(log, "log");
+      return this;
+    }
+
+    public AzureSimulator start() {
+      if (failures < 0) {
+        failures = scenario == Scenario.IMDS_MALFORMED || scenario == Scenario.RETRY_AFTER ? 2 : 3;
+      }
+      try {
+        return new AzureSimulator(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the simulator on loopback", e);
+      }
+    }
+  }
+}

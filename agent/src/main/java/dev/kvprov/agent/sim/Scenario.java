@@ -1,0 +1,56 @@
+package dev.kvprov.agent.sim;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * How the simulated Azure behaves: a healthy platform, or one of the failures agents must ride out.
+ */
+public enum Scenario {
+  /** Everything answers at once. */
+  OK("everything answers at once"),
+  /** IMDS answers after a delay (seconds, default 3). */
+  SLOW_IMDS("IMDS answers after a few seconds"),
+  /** IMDS fails N times (default 3: 500, 503, 429) before it answers. */
+  FLAKY_IMDS("IMDS fails a few times, then answers"),
+  /** IMDS always answers 503. */
+  IMDS_DOWN("IMDS always answers 503"),
+  /** IMDS answers 200 with a body that is not JSON, N times (default 2), then a good one. */
+  IMDS_MALFORMED("IMDS sends a broken body a few times, then a good one"),
+  /** The health endpoints fail N times (default 3) before they accept a report. */
+  WIRESERVER_FLAKY("the wireserver fails a few times, then accepts reports"),
+  /** The health endpoints always answer 503. */
+  WIRESERVER_DOWN("the wireserver always answers 503"),
+  /** IMDS answers 429 with Retry-After: 1, N times (default 2), then answers. */
+  RETRY_AFTER("IMDS asks to retry after a second, a few times");
+
+  private final String description;
+
+  Scenario(String description) {
+    this.description = description;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The name as typed on the command line: {@code flaky-imds}. */
+  public String cliName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** Parses {@code flaky-imds} (or {@code FLAKY_IMDS}). */
+  public static Scenario parse(String name) {
+    for (Scenario s : values()) {
+      if (s.cliName().equalsIgnoreCase(name) || s.name().equalsIgnoreCase(name)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown scenario '"
+            + name
+            + "'; known: "
+            + Arrays.stream(values()).map(Scenario::cliName).collect(Collectors.joining(", ")));
+  }
+}

@@ -1,0 +1,216 @@
+package dev.kvprov.agent.imds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.KvprovRecord;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The IMDS client against the simulator: real HTTP on loopback, every scenario. */
+class ImdsClientTest {
+  @TempDir Path dir;
+  private PoolFile pool;
+  private KvpTelemetry telemetry;
+  private AzureSimulator simulator;
+
+  @BeforeEach
+  void setUp() {
+    pool = PoolFile.open(dir, 1);
+    telemetry =
+        KvpTelemetry.builder()
+            .vmId(new VmId(VmId.UNKNOWN, "test"))
+            .kvp(pool)
+            .noStderrMirror()
+            .stderr(new PrintStream(java.io.OutputStream.nullOutputStream()))
+            .environment(Map.of())
+            .shutdownHook(false)
+            .recordBudget(10_000)
+            .build();
+  }
+
+  @AfterEach
+  void tearDown() {
+    telemetry.close();
+    if (simulator != null) {
+      simulator.close();
+    }
+  }
+
+  private ImdsClient client(Scenario scenario, Duration read, Duration interval, Duration total) {
+    simulator = AzureSimulator.builder().scenario(scenario).imdsDelayMillis(1500).start();
+    return new ImdsClient(
+        new AgentConfig.Imds(
+            simulator.imdsEndpoint(), Duration.ofSeconds(2), read, interval, total),
+        telemetry.tracer());
+  }
+
+  private ImdsClient client(Scenario scenario) {
+    return client(scenario, Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofSeconds(20));
+  }
+
+  private List<KvprovRecord> spans() throws Exception {
+    return KvpRecordFormat.decode(pool.read().records()).records().stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .filter(r -> r.kind() == KvprovRecord.Kind.END)
+        .toList();
+  }
+
+  @Test
+  void ok_readsTheInstance_withItsAdminKeysAndPasswordSetting() throws Exception {
+    ImdsInstance instance = client(Scenario.OK).fetch();
+
+    assertThat(instance.compute().vmId()).isEqualTo("a1b2c3d4-1111-4222-8333-444455556666");
+    assertThat(instance.compute().osProfile().adminUsername()).isEqualTo("azureuser");
+    assertThat(instance.compute().osProfile().computerName()).isEqualTo("sim-vm");
+    assertThat(instance.compute().osProfile().disablePasswordAuthentication()).isTrue();
+    assertThat(instance.compute().publicKeys()).hasSize(2);
+    assertThat(spans())
+        .extracting(r -> r.name().orElseThrow())
+        .containsExactly("imds.parse", "imds.attempt", "imds.fetch");
+  }
+
+  @Test
+  void flakyImds_isRetried_eachAttemptASpanWithItsStatus() throws Exception {
+    ImdsInstance instance = client(Scenario.FLAKY_IMDS).fetch();
+
+    assertThat(instance.compute().name()).isEqualTo("sim-vm");
+    assertThat(simulator.imdsRequests()).isEqualTo(4);
+    List<KvprovRecord> attempts =
+        spans().stream().filter(r -> r.name().orElse("").equals("imds.attempt")).toList();
+    assertThat(attempts).hasSize(4);
+    assertThat(attempts)
+        .extracting(
+            r ->
+                r.attributes()
+                    .get(
+                        io.opentelemetry.api.common.AttributeKey.longKey(
+                            "http.response.status_code")))
+        .containsExactly(500L, 503L, 429L, 200L);
+    assertThat(attempts.get(0).errorMessage()).contains("IMDS answered HTTP 500");
+  }
+
+  @Test
+  void retryAfter_isHonoured() throws Exception {
+    long started = System.nanoTime();
+    client(Scenario.RETRY_AFTER).fetch();
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+    assertThat(simulator.imdsRequests()).isEqualTo(3);
+    // Two "Retry-After: 1" answers: at least two seconds of waiting, where the 50 ms backoff
+    // alone would have retried almost at once. A lower bound on behaviour, not a benchmark.
+    assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+  }
+
+  @Test
+  void aMalformedBody_isRetriedWithBackoff_notInAHotLoop() throws Exception {
+    ImdsInstance instance =
+        client(
+                Scenario.IMDS_MALFORMED,
+                Duration.ofSeconds(5),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(20))
+            .fetch();
+
+    assertThat(instance).isNotNull();
+    assertThat(simulator.imdsRequests()).isEqualTo(3);
+    assertThat(spans())
+        .filteredOn(r -> r.name().orElse("").equals("imds.parse"))
+        .extracting(r -> r.status().orElseThrow())
+        .containsExactly("error", "error", "unset");
+  }
+
+  @Test
+  void imdsDown_givesUpAtTheDeadline_sayingWhatWentWrong() {
+    ImdsClient client =
+        client(
+            Scenario.IMDS_DOWN,
+            Duration.ofSeconds(1),
+            Duration.ofMillis(100),
+            Duration.ofMillis(1500));
+
+    assertThatThrownBy(client::fetch)
+        .isInstanceOf(ImdsException.class)
+        .hasMessageContaining("no usable answer from IMDS in 1 s")
+        .hasMessageContaining("last: IMDS answered HTTP 503")
+        .satisfies(e -> assertThat(((ImdsException) e).attempts()).isGreaterThan(2));
+  }
+
+  @Test
+  void aSlowImds_pastTheReadTimeout_isATimeoutPerAttempt_underTheOverallDeadline() {
+    ImdsClient client =
+        client(
+            Scenario.SLOW_IMDS,
+            Duration.ofMillis(300),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(1));
+
+    assertThatThrownBy(client::fetch)
+        .isInstanceOf(ImdsException.class)
+        .hasMessageContaining("HttpTimeoutException");
+  }
+
+  @Test
+  void badMetadata_isRejectedWithEveryReason_andNotRetried() {
+    String json =
+        """
+        {"compute": {"vmId": "x", "osProfile": {"adminUsername": "root", "computerName": "bad_host!",
+          "disablePasswordAuthentication": false},
+          "publicKeys": [{"keyData": "ssh-rsa AAAA\\nssh-rsa BBBB", "path": "relative/keys"}]}}
+        """;
+    simulator = AzureSimulator.builder().instanceJson(json).start();
+    ImdsClient client =
+        new ImdsClient(
+            new AgentConfig.Imds(
+                simulator.imdsEndpoint(),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                Duration.ofMillis(50),
+                Duration.ofSeconds(10)),
+            telemetry.tracer());
+
+    assertThatThrownBy(client::fetch)
+        .isInstanceOf(ImdsException.class)
+        .hasMessageContaining("adminUsername 'root' is a system account")
+        .hasMessageContaining("computerName 'bad_host!' is not a valid host name")
+        .hasMessageContaining("a public key is not one OpenSSH key line")
+        .hasMessageContaining("path is not an absolute path: 'relative/keys'");
+    assertThat(simulator.imdsRequests()).isEqualTo(1);
+  }
+
+  @Test
+  void aConfiguredProxy_isNeverUsed() throws Exception {
+    String host = System.getProperty("http.proxyHost");
+    String port = System.getProperty("http.proxyPort");
+    System.setProperty("http.proxyHost", "127.0.0.1");
+    System.setProperty("http.proxyPort", "9");
+    try {
+      assertThat(client(Scenario.OK).fetch()).isNotNull();
+    } finally {
+      restore("http.proxyHost", host);
+      restore("http.proxyPort", port);
+    }
+  }
+
+  private static void restore(String key, String value) {
+    if (value == null) {
+      System.clearProperty(key);
+    } else {
+      System.setProperty(key, value);
+    }
+  }
+}
