@@ -1,0 +1,48 @@
+package dev.kvprov.agent.ovf;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the provisioning media's {@code ovf-env.xml} says. The password and custom data are {@link
+ * Secret}s: wipe them with {@link #clearSecrets()} once used.
+ *
+ * @param userName the admin user
+ * @param password the admin password, when one was given
+ * @param hostName the host name
+ * @param disableSshPasswordAuthentication whether sshd must refuse passwords (true when absent)
+ * @param customData the base64 custom data as given, when present
+ * @param sshKeys the public keys and where they go
+ * @param preprovisionedVm whether this is a pre-provisioned (pooled) VM
+ * @param preprovisionedVmType the pool type ({@code None}, {@code Running}, {@code Savable})
+ */
+public record OvfEnvironment(
+    String userName,
+    Optional<Secret> password,
+    String hostName,
+    boolean disableSshPasswordAuthentication,
+    Optional<Secret> customData,
+    List<SshKey> sshKeys,
+    boolean preprovisionedVm,
+    String preprovisionedVmType) {
+
+  /** One {@code SSH/PublicKeys/PublicKey}. */
+  public record SshKey(String path, String value, String fingerprint) {}
+
+  public OvfEnvironment {
+    requireNonNull(userName, "userName");
+    requireNonNull(password, "password");
+    requireNonNull(hostName, "hostName");
+    requireNonNull(customData, "customData");
+    sshKeys = List.copyOf(sshKeys);
+    requireNonNull(preprovisionedVmType, "preprovisionedVmType");
+  }
+
+  /** Wipes the password and the custom data. */
+  public void clearSecrets() {
+    password.ifPresent(Secret::clear);
+    customData.ifPresent(Secret::clear);
+  }
+}

@@ -1,0 +1,254 @@
+package dev.kvprov.agent.ovf;
+
+import com.fasterxml.jackson.dataformat.xml.XmlFactory;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Parses {@code ovf-env.xml}, untrusted input, safely: at most {@link #MAX_BYTES}, no DTD (a
+ * document with one is refused, which stops external entities and entity expansion bombs), and
+ * elements matched by namespace URI, never by prefix.
+ *
+ * <p>It walks the document with the StAX reader of jackson-dataformat-xml's factory rather than
+ * binding it to classes, because binding matches local names only and could not tell the
+ * windowsazure namespace from any other. The password is collected as characters straight from the
+ * parser, never as a String.
+ */
+public final class OvfParser {
+  /** The largest ovf-env.xml accepted; real ones are a few kilobytes. */
+  public static final int MAX_BYTES = 256 * 1024;
+
+  static final String OVF = "http://schemas.dmtf.org/ovf/environment/1";
+  static final String WA = "http://schemas.microsoft.com/windowsazure";
+
+  private static final XMLInputFactory FACTORY = hardened();
+
+  private OvfParser() {}
+
+  private static XMLInputFactory hardened() {
+    XMLInputFactory factory = new XmlFactory().getXMLInputFactory();
+    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    return factory;
+  }
+
+  /** Reads at most {@link #MAX_BYTES} from {@code in} and parses them. */
+  public static OvfEnvironment parse(InputStream in) throws OvfException {
+    byte[] bytes;
+    try {
+      bytes = in.readNBytes(MAX_BYTES + 1);
+    } catch (IOException e) {
+      throw new OvfException("cannot read ovf-env.xml: " + e.getMessage(), e);
+    }
+    if (bytes.length > MAX_BYTES) {
+      throw new OvfException("ovf-env.xml is larger than " + MAX_BYTES + " bytes; refused");
+    }
+    try {
+      return parse(bytes);
+    } finally {
+      Arrays.fill(bytes, (byte) 0); // the password was in there
+    }
+  }
+
+  static OvfEnvironment parse(byte[] bytes) throws OvfException {
+    Map<String, String> fields = new HashMap<>();
+    List<OvfEnvironment.SshKey> keys = new ArrayList<>();
+    Map<String, String> key = new HashMap<>();
+    char[] password = null;
+    char[] customData = null;
+    Deque<String> path = new ArrayDeque<>();
+    XMLStreamReader xml = null;
+    try {
+      xml = FACTORY.createXMLStreamReader(new ByteArrayInputStream(bytes));
+      CharBuffer text = new CharBuffer();
+      while (xml.hasNext()) {
+        int event = xml.next();
+        switch (event) {
+          case XMLStreamConstants.DTD ->
+              throw new OvfException(
+                  "ovf-env.xml has a DOCTYPE; DTDs are refused (they enable entity attacks)");
+          case XMLStreamConstants.ENTITY_REFERENCE ->
+              throw new OvfException("ovf-env.xml refers to an entity; refused");
+          case XMLStreamConstants.START_ELEMENT -> {
+            path.addLast(qualified(xml.getNamespaceURI(), xml.getLocalName()));
+            text.clear();
+          }
+          case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA ->
+              text.append(xml.getTextCharacters(), xml.getTextStart(), xml.getTextLength());
+          case XMLStreamConstants.END_ELEMENT -> {
+            String where = String.join("/", path);
+            String name = xml.getLocalName();
+            if (where.equals(LINUX_SET + "/" + wa("UserPassword"))) {
+              password = text.take();
+            } else if (where.equals(LINUX_SET + "/" + wa("CustomData"))) {
+              customData = text.take();
+            } else if (where.startsWith(LINUX_SET + "/") && path.size() == 4) {
+              fields.put(name, text.toString().strip());
+            } else if (where.startsWith(PUBLIC_KEY + "/") && path.size() == 7) {
+              key.put(name, text.toString().strip());
+            } else if (where.equals(PUBLIC_KEY)) {
+              keys.add(
+                  new OvfEnvironment.SshKey(
+                      key.get("Path"), key.get("Value"), key.get("Fingerprint")));
+              key.clear();
+            } else if (where.startsWith(PLATFORM + "/") && path.size() == 4) {
+              fields.put("platform." + name, text.toString().strip());
+            }
+            text.clear();
+            path.removeLast();
+          }
+          default -> {}
+        }
+      }
+    } catch (XMLStreamException e) {
+      wipe(password);
+      wipe(customData);
+      throw new OvfException("ovf-env.xml is not well-formed XML: " + firstLine(e.getMessage()), e);
+    } catch (OvfException e) {
+      wipe(password);
+      wipe(customData);
+      throw e;
+    } finally {
+      if (xml != null) {
+        try {
+          xml.close();
+        } catch (XMLStreamException ignored) {
+          // nothing held but memory
+        }
+      }
+    }
+    return build(fields, keys, password, customData);
+  }
+
+  private static final String ENVIRONMENT = qualified(OVF, "Environment");
+  private static final String LINUX_SET =
+      ENVIRONMENT + "/" + wa("ProvisioningSection") + "/" + wa("LinuxProvisioningConfigurationSet");
+  private static final String PUBLIC_KEY =
+      LINUX_SET + "/" + wa("SSH") + "/" + wa("PublicKeys") + "/" + wa("PublicKey");
+  private static final String PLATFORM =
+      ENVIRONMENT + "/" + wa("PlatformSettingsSection") + "/" + wa("PlatformSettings");
+
+  private static String wa(String local) {
+    return qualified(WA, local);
+  }
+
+  private static String qualified(String namespace, String local) {
+    return "{" + (namespace == null ? "" : namespace) + "}" + local;
+  }
+
+  private static OvfEnvironment build(
+      Map<String, String> fields,
+      List<OvfEnvironment.SshKey> keys,
+      char[] password,
+      char[] customData)
+      throws OvfException {
+    List<String> missing = new ArrayList<>();
+    String user = fields.get("UserName");
+    String host = fields.get("HostName");
+    if (user == null || user.isEmpty()) {
+      missing.add("UserName");
+    }
+    if (host == null || host.isEmpty()) {
+      missing.add("HostName");
+    }
+    if (!missing.isEmpty()) {
+      wipe(password);
+      wipe(customData);
+      throw new OvfException(
+          "ovf-env.xml has no "
+              + String.join(" or ", missing)
+              + " in a LinuxProvisioningConfigurationSet of the "
+              + WA
+              + " namespace");
+    }
+    for (OvfEnvironment.SshKey key : keys) {
+      if (key.path() == null && key.value() == null) {
+        throw new OvfException("ovf-env.xml has a PublicKey with neither Path nor Value");
+      }
+    }
+    return new OvfEnvironment(
+        user,
+        password == null || password.length == 0
+            ? Optional.empty()
+            : Optional.of(new Secret(password)),
+        host,
+        !"false".equals(lower(fields.get("DisableSshPasswordAuthentication"))),
+        customData == null || customData.length == 0
+            ? Optional.empty()
+            : Optional.of(new Secret(customData)),
+        keys,
+        "true".equals(lower(fields.get("platform.PreprovisionedVm"))),
+        fields.getOrDefault("platform.PreprovisionedVmType", "None"));
+  }
+
+  private static String lower(String s) {
+    return s == null ? null : s.strip().toLowerCase(Locale.ROOT);
+  }
+
+  private static void wipe(char[] chars) {
+    if (chars != null) {
+      Arrays.fill(chars, '\0');
+    }
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("");
+  }
+
+  /** Element text, grown without ever becoming a String unless asked to. */
+  private static final class CharBuffer {
+    private char[] chars = new char[128];
+    private int length;
+
+    void append(char[] source, int start, int count) {
+      if (length + count > chars.length) {
+        char[] bigger = Arrays.copyOf(chars, Math.max(chars.length * 2, length + count));
+        Arrays.fill(chars, '\0');
+        chars = bigger;
+      }
+      System.arraycopy(source, start, chars, length, count);
+      length += count;
+    }
+
+    void clear() {
+      Arrays.fill(chars, 0, length, '\0');
+      length = 0;
+    }
+
+    /** The characters, stripped of surrounding white space; the buffer is wiped. */
+    char[] take() {
+      int from = 0;
+      int to = length;
+      while (from < to && Character.isWhitespace(chars[from])) {
+        from++;
+      }
+      while (to > from && Character.isWhitespace(chars[to - 1])) {
+        to--;
+      }
+      char[] out = Arrays.copyOfRange(chars, from, to);
+      clear();
+      return out;
+    }
+
+    @Override
+    public String toString() {
+      return new String(chars, 0, length);
+    }
+  }
+}
