@@ -1,0 +1,86 @@
+package dev.kvprov.agent.os;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs commands as real processes, each as a span named {@code exec <program>} with its arguments,
+ * exit status and time. Output is capped so that a chatty command cannot fill memory.
+ */
+public final class ProcessCommandRunner implements CommandRunner {
+  private static final int MAX_OUTPUT = 64 * 1024;
+
+  private final Tracer tracer;
+
+  public ProcessCommandRunner(Tracer tracer) {
+    this.tracer = tracer;
+  }
+
+  @Override
+  public CommandResult run(List<String> argv, byte[] stdin, Duration timeout)
+      throws IOException, InterruptedException {
+    Span span =
+        tracer
+            .spanBuilder("exec " + argv.get(0))
+            .setAttribute(AttributeKey.stringArrayKey("process.command_args"), argv)
+            .startSpan();
+    long started = System.nanoTime();
+    try {
+      Process process = new ProcessBuilder(argv).start();
+      CompletableFuture<String> out = drain(process.getInputStream());
+      CompletableFuture<String> err = drain(process.getErrorStream());
+      try (OutputStream in = process.getOutputStream()) {
+        in.write(stdin);
+      } catch (IOException e) {
+        // The command did not read its input: its exit status will say what happened.
+      }
+      int exit;
+      if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        exit = process.exitValue();
+      } else {
+        process.destroyForcibly().waitFor();
+        exit = -1;
+      }
+      CommandResult result =
+          new CommandResult(
+              exit,
+              out.join(),
+              err.join() + (exit == -1 ? "\n(killed after " + timeout + ")" : ""),
+              Duration.ofNanos(System.nanoTime() - started));
+      span.setAttribute("process.exit.code", (long) exit);
+      if (!result.succeeded()) {
+        span.setStatus(StatusCode.ERROR, result.summary());
+      }
+      return result;
+    } catch (IOException e) {
+      span.setStatus(StatusCode.ERROR, e.toString());
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  private static CompletableFuture<String> drain(InputStream stream) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (InputStream in = stream) {
+            byte[] kept = in.readNBytes(MAX_OUTPUT);
+            in.transferTo(OutputStream.nullOutputStream());
+            return new String(kept, UTF_8);
+          } catch (IOException e) {
+            return "";
+          }
+        });
+  }
+}
