@@ -1,0 +1,90 @@
+package dev.kvprov.agent.state;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.kvp.VmId;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+
+/**
+ * What the agent has done for which VM, as marker files in {@code /var/lib/kvprov}: {@code <vm
+ * id>.provisioned} once the OS is set up, and {@code <vm id>.ready} once the platform has accepted
+ * the Ready report. Two markers, because a VM set up but never reported Ready must report on its
+ * next boot instead of being skipped for ever. A clone has another VM id and provisions again.
+ * Markers are written atomically and durably (temp file, fsync, rename, fsync directory).
+ */
+public final class ProvisioningState {
+  /** What this boot has to do. */
+  public enum Next {
+    /** Never provisioned for this VM id (or a clone): do everything. */
+    PROVISION,
+    /** Provisioned, but Ready never reached the platform: only report. */
+    REPORT_READY,
+    /** Provisioned and reported: nothing to do. */
+    NOTHING
+  }
+
+  private final Path directory;
+
+  public ProvisioningState(Path directory) {
+    this.directory = directory;
+  }
+
+  public Next next(VmId vmId) {
+    if (!vmId.isKnown()) {
+      return Next
+          .PROVISION; // no id to remember it by: every boot provisions (the steps are idempotent)
+    }
+    if (!Files.exists(marker(vmId, "provisioned"))) {
+      return Next.PROVISION;
+    }
+    return Files.exists(marker(vmId, "ready")) ? Next.NOTHING : Next.REPORT_READY;
+  }
+
+  public void markProvisioned(VmId vmId) throws IOException {
+    write(marker(vmId, "provisioned"));
+  }
+
+  public void markReportedReady(VmId vmId) throws IOException {
+    write(marker(vmId, "ready"));
+  }
+
+  /** Forgets everything recorded for this VM id ({@code kvprov clean}). */
+  public void clear(VmId vmId) throws IOException {
+    Files.deleteIfExists(marker(vmId, "provisioned"));
+    Files.deleteIfExists(marker(vmId, "ready"));
+  }
+
+  Path marker(VmId vmId, String kind) {
+    return directory.resolve(vmId.value() + "." + kind);
+  }
+
+  private void write(Path marker) throws IOException {
+    Files.createDirectories(directory);
+    Path temp =
+        Files.createTempFile(
+            directory,
+            "." + marker.getFileName(),
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        out.write(ByteBuffer.wrap((Instant.now() + "\n").getBytes(UTF_8)));
+        out.force(true);
+      }
+      Files.move(temp, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+        dir.force(true);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.kvprov.agent.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.kvp.VmId;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProvisioningStateTest {
+  @TempDir Path dir;
+  private static final VmId VM = new VmId("00840e55-9be2-d441-a716-446655440000", "test");
+  private static final VmId CLONE = new VmId("11111111-2222-4333-8444-555555555555", "test");
+
+  @Test
+  void aNewVm_provisions_thenReports_thenRests() throws Exception {
+    ProvisioningState state = new ProvisioningState(dir.resolve("var/lib/kvprov"));
+    assertThat(state.next(VM)).isEqualTo(ProvisioningState.Next.PROVISION);
+
+    state.markProvisioned(VM);
+    assertThat(state.next(VM))
+        .as("set up, Ready not yet accepted")
+        .isEqualTo(ProvisioningState.Next.REPORT_READY);
+
+    state.markReportedReady(VM);
+    assertThat(state.next(VM)).isEqualTo(ProvisioningState.Next.NOTHING);
+    assertThat(state.next(CLONE))
+        .as("a clone of the image")
+        .isEqualTo(ProvisioningState.Next.PROVISION);
+  }
+
+  @Test
+  void markers_areOwnerOnly_andNoTempFilesRemain() throws Exception {
+    ProvisioningState state = new ProvisioningState(dir);
+
+    state.markProvisioned(VM);
+    state.markProvisioned(VM); // again: replaced, not failed
+
+    Path marker = state.marker(VM, "provisioned");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(marker)))
+        .isEqualTo("rw-------");
+    try (var files = Files.list(dir)) {
+      assertThat(files).containsExactly(marker);
+    }
+  }
+
+  @Test
+  void anUnknownVmId_alwaysProvisions_andClearForgets() throws Exception {
+    ProvisioningState state = new ProvisioningState(dir);
+    assertThat(state.next(new VmId(VmId.UNKNOWN, "unreadable")))
+        .isEqualTo(ProvisioningState.Next.PROVISION);
+
+    state.markProvisioned(VM);
+    state.markReportedReady(VM);
+    state.clear(VM);
+
+    assertThat(state.next(VM)).isEqualTo(ProvisioningState.Next.PROVISION);
+  }
+}
