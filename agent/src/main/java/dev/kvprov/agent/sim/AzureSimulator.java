@@ -47,8 +47,10 @@ public final class AzureSimulator implements AutoCloseable {
   private final AtomicInteger healthRequests = new AtomicInteger();
   private final List<Report> reports = new ArrayList<>();
   private final Consumer<String> log;
+  private final boolean jsonHealth;
 
   private AzureSimulator(Builder b) throws IOException {
+    this.jsonHealth = b.jsonHealth;
     this.scenario = b.scenario;
     this.failures = b.failures;
     this.imdsDelayMillis = b.imdsDelayMillis;
@@ -169,7 +171,7 @@ public final class AzureSimulator implements AutoCloseable {
       send(exchange, 200, "text/xml; charset=utf-8", goalState);
     } else if (method.equals("POST") && path.equals("/machine") && query.equals("comp=health")) {
       health(exchange, "xml");
-    } else if (method.equals("POST") && path.equals("/provisioning/health")) {
+    } else if (method.equals("POST") && path.equals("/provisioning/health") && jsonHealth) {
       health(exchange, "json");
     } else {
       send(exchange, 404, "text/plain", "Not Found");
@@ -224,8 +226,15 @@ public final class AzureSimulator implements AutoCloseable {
     private long imdsDelayMillis = 3000;
     private String instanceJson;
     private Consumer<String> log = line -> {};
+    private boolean jsonHealth = true;
 
     private Builder() {}
+
+    /** Whether the JSON health endpoint exists (older wireservers answer 404 there). */
+    public Builder jsonHealth(boolean jsonHealth) {
+      this.jsonHealth = jsonHealth;
+      return this;
+    }
 
     public Builder scenario(Scenario scenario) {
       this.scenario = requireNonNull(scenario, "scenario");

@@ -1,0 +1,293 @@
+package dev.kvprov.agent.wireserver;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.xml.XmlFactory;
+import com.fasterxml.jackson.dataformat.xml.XmlMapper;
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.http.Backoff;
+import dev.kvprov.agent.http.Deadline;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+
+/**
+ * Reports health to the wireserver, in either protocol: JSON {@code /provisioning/health} (the
+ * default), or goal state plus XML {@code /machine?comp=health}; when the JSON endpoint answers
+ * 404, the XML protocol is used from then on. Every request is retried with backoff and jitter
+ * (honouring {@code Retry-After}) until the overall deadline (20 minutes by default: the platform
+ * reboots an unprovisioned VM at about that time). Each attempt is a span.
+ */
+public final class WireserverClient {
+  private static final String XML_VERSION = "2012-11-30";
+  private static final int MAX_BODY_BYTES = 1 << 20;
+
+  private final AgentConfig.Wireserver settings;
+  private final String agent;
+  private final Tracer tracer;
+  private final HttpClient http;
+  private final Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
+  private final XmlMapper xml;
+  private volatile boolean useXml;
+
+  /**
+   * @param agent the agent's name and version as the platform sees it, e.g. {@code kvprov v0.1.0}
+   */
+  public WireserverClient(AgentConfig.Wireserver settings, String agent, Tracer tracer) {
+    this.settings = requireNonNull(settings, "settings");
+    this.agent = requireNonNull(agent, "agent");
+    this.tracer = requireNonNull(tracer, "tracer");
+    this.useXml = settings.protocol().equals("xml");
+    this.http =
+        HttpClient.newBuilder()
+            .proxy(HttpClient.Builder.NO_PROXY)
+            .connectTimeout(
+                settings.connectTimeout().isZero()
+                    ? Duration.ofMillis(1)
+                    : settings.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    XMLInputFactory input = new XmlFactory().getXMLInputFactory();
+    input.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    input.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    this.xml = new XmlMapper(new XmlFactory(input));
+  }
+
+  /** Reports {@code health}, retrying until it is accepted or the deadline passes. */
+  public void report(Health health) throws WireserverException, InterruptedException {
+    Span span =
+        tracer
+            .spanBuilder("wireserver.report")
+            .setAttribute("health.state", health.state())
+            .setAttribute("health.substatus", String.valueOf(health.subStatus()))
+            .startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      Deadline deadline = Deadline.after(settings.totalTimeout());
+      if (!useXml) {
+        int status = send(deadline, "json health", () -> jsonRequest(health), true);
+        if (status != 404) {
+          span.setAttribute("wireserver.protocol", "json");
+          return;
+        }
+        span.addEvent("the JSON health endpoint answered 404: using the goal-state protocol");
+        useXml = true;
+      }
+      span.setAttribute("wireserver.protocol", "xml");
+      reportXml(health, deadline);
+    } catch (WireserverException e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  private HttpRequest jsonRequest(Health health) {
+    ObjectNode body = new ObjectMapper().createObjectNode().put("state", health.state());
+    if (health.subStatus() != null) {
+      body.putObject("details")
+          .put("subStatus", health.subStatus())
+          .put("description", health.description());
+    }
+    return request("/provisioning/health")
+        .header("x-ms-guest-agent-name", agent)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body.toString(), UTF_8))
+        .build();
+  }
+
+  private void reportXml(Health health, Deadline deadline)
+      throws WireserverException, InterruptedException {
+    String versions = fetch(deadline, "versions", () -> request("/?comp=versions").GET().build());
+    if (!versions.contains(XML_VERSION)) {
+      throw new WireserverException(
+          "the wireserver does not offer protocol version " + XML_VERSION);
+    }
+    String goalState =
+        fetch(
+            deadline,
+            "goal state",
+            () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
+    GoalState state = GoalState.parse(goalState, xml);
+    String body = healthXml(state, health);
+    send(
+        deadline,
+        "xml health",
+        () ->
+            xmlHeaders(request("/machine?comp=health"))
+                .header("Content-Type", "text/xml;charset=utf-8")
+                .POST(HttpRequest.BodyPublishers.ofString(body, UTF_8))
+                .build(),
+        false);
+  }
+
+  private HttpRequest.Builder xmlHeaders(HttpRequest.Builder builder) {
+    return builder.header("x-ms-version", XML_VERSION).header("x-ms-agent-name", agent);
+  }
+
+  private HttpRequest.Builder request(String pathAndQuery) {
+    String base = settings.endpoint().toString().replaceAll("/+$", "");
+    return HttpRequest.newBuilder(URI.create(base + pathAndQuery));
+  }
+
+  /** The goal-state ids a health report names. */
+  record GoalState(String incarnation, String containerId, String instanceId) {
+    static GoalState parse(String body, XmlMapper xml) throws WireserverException {
+      try {
+        JsonNode root = xml.readTree(body);
+        JsonNode instance = root.path("Container").path("RoleInstanceList").path("RoleInstance");
+        if (instance.isArray()) {
+          instance = instance.path(0);
+        }
+        GoalState state =
+            new GoalState(
+                root.path("Incarnation").asText(""),
+                root.path("Container").path("ContainerId").asText(""),
+                instance.path("InstanceId").asText(""));
+        if (state.incarnation().isEmpty()
+            || state.containerId().isEmpty()
+            || state.instanceId().isEmpty()) {
+          throw new WireserverException(
+              "the goal state lacks Incarnation, ContainerId or InstanceId");
+        }
+        return state;
+      } catch (IOException e) {
+        throw new WireserverException("the goal state is not readable XML: " + e.getMessage());
+      }
+    }
+  }
+
+  static String healthXml(GoalState goal, Health health) throws WireserverException {
+    StringWriter out = new StringWriter();
+    try {
+      XMLStreamWriter w = new XmlFactory().getXMLOutputFactory().createXMLStreamWriter(out);
+      w.writeStartDocument("utf-8", "1.0");
+      w.writeStartElement("Health");
+      w.writeNamespace("xsi", "http://www.w3.org/2001/XMLSchema-instance");
+      w.writeNamespace("xsd", "http://www.w3.org/2001/XMLSchema");
+      element(w, "GoalStateIncarnation", goal.incarnation());
+      w.writeStartElement("Container");
+      element(w, "ContainerId", goal.containerId());
+      w.writeStartElement("RoleInstanceList");
+      w.writeStartElement("Role");
+      element(w, "InstanceId", goal.instanceId());
+      w.writeStartElement("Health");
+      element(w, "State", health.state());
+      if (health.subStatus() != null) {
+        w.writeStartElement("Details");
+        element(w, "SubStatus", health.subStatus());
+        element(w, "Description", health.description());
+        w.writeEndElement();
+      }
+      w.writeEndElement(); // Health
+      w.writeEndElement(); // Role
+      w.writeEndElement(); // RoleInstanceList
+      w.writeEndElement(); // Container
+      w.writeEndElement(); // Health
+      w.writeEndDocument();
+      w.close();
+    } catch (XMLStreamException e) {
+      throw new WireserverException("cannot write the health report: " + e.getMessage());
+    }
+    return out.toString();
+  }
+
+  private static void element(XMLStreamWriter w, String name, String text)
+      throws XMLStreamException {
+    w.writeStartElement(name);
+    w.writeCharacters(text);
+    w.writeEndElement();
+  }
+
+  private interface RequestFactory {
+    HttpRequest create();
+  }
+
+  private String fetch(Deadline deadline, String what, RequestFactory factory)
+      throws WireserverException, InterruptedException {
+    String[] body = new String[1];
+    attempts(deadline, what, factory, false, b -> body[0] = b);
+    return body[0];
+  }
+
+  private int send(Deadline deadline, String what, RequestFactory factory, boolean notFoundIsAnswer)
+      throws WireserverException, InterruptedException {
+    return attempts(deadline, what, factory, notFoundIsAnswer, b -> {});
+  }
+
+  /** Tries until a 2xx (or, if asked, a 404) arrives; returns the status. */
+  private int attempts(
+      Deadline deadline,
+      String what,
+      RequestFactory factory,
+      boolean notFoundIsAnswer,
+      java.util.function.Consumer<String> body)
+      throws WireserverException, InterruptedException {
+    String last = "no attempt was made";
+    for (int attempt = 1; ; attempt++) {
+      Span span =
+          tracer
+              .spanBuilder("wireserver.attempt")
+              .setAttribute("request", what)
+              .setAttribute("attempt", (long) attempt)
+              .startSpan();
+      Optional<Duration> retryAfter = Optional.empty();
+      try (Scope ignored = span.makeCurrent()) {
+        HttpRequest base = factory.create();
+        HttpRequest request =
+            HttpRequest.newBuilder(base, (n, v) -> true)
+                .timeout(
+                    deadline.cap(settings.readTimeout()).isZero()
+                        ? Duration.ofMillis(1)
+                        : deadline.cap(settings.readTimeout()))
+                .build();
+        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        int status = response.statusCode();
+        span.setAttribute("http.response.status_code", (long) status);
+        if ((status >= 200 && status < 300) || (notFoundIsAnswer && status == 404)) {
+          byte[] bytes = response.body();
+          body.accept(new String(bytes, 0, Math.min(bytes.length, MAX_BODY_BYTES), UTF_8));
+          span.end();
+          return status;
+        }
+        last = what + ": HTTP " + status;
+        retryAfter = Backoff.retryAfter(response);
+      } catch (IOException e) {
+        last = what + ": " + e;
+      }
+      span.setStatus(StatusCode.ERROR, last);
+      span.end();
+      Duration wait = backoff.delay(attempt, ThreadLocalRandom.current());
+      if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
+        wait = retryAfter.get();
+      }
+      if (deadline.remaining().compareTo(wait) <= 0) {
+        throw new WireserverException(
+            "the health report did not reach the wireserver in "
+                + deadline.total().toSeconds()
+                + " s after "
+                + attempt
+                + " attempt(s); last: "
+                + last);
+      }
+      Thread.sleep(wait.toMillis());
+    }
+  }
+}

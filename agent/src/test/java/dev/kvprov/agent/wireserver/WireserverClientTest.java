@@ -1,0 +1,130 @@
+package dev.kvprov.agent.wireserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.xml.XmlMapper;
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
+import io.opentelemetry.api.OpenTelemetry;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Health reports to the simulated wireserver, in both protocols and through its failures. */
+class WireserverClientTest {
+  private AzureSimulator simulator;
+
+  @AfterEach
+  void tearDown() {
+    if (simulator != null) {
+      simulator.close();
+    }
+  }
+
+  private WireserverClient client(AzureSimulator.Builder sim, String protocol, Duration total) {
+    simulator = sim.start();
+    return new WireserverClient(
+        new AgentConfig.Wireserver(
+            simulator.wireserverEndpoint(),
+            protocol,
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(2),
+            total),
+        "kvprov v0.1.0",
+        OpenTelemetry.noop().getTracer("t"));
+  }
+
+  @Test
+  void json_ready_andFailed_withTheReportAsDescription() throws Exception {
+    WireserverClient client = client(AzureSimulator.builder(), "json", Duration.ofSeconds(10));
+
+    client.report(Health.ready());
+    client.report(Health.failed("result=error|reason=User creation failed"));
+
+    assertThat(simulator.reports())
+        .extracting(AzureSimulator.Report::protocol)
+        .containsExactly("json", "json");
+    JsonNode ready = new ObjectMapper().readTree(simulator.reports().get(0).body());
+    assertThat(ready.toString()).isEqualTo("{\"state\":\"Ready\"}");
+    JsonNode failed = new ObjectMapper().readTree(simulator.reports().get(1).body());
+    assertThat(failed.path("state").asText()).isEqualTo("NotReady");
+    assertThat(failed.path("details").path("subStatus").asText()).isEqualTo("ProvisioningFailed");
+    assertThat(failed.path("details").path("description").asText())
+        .isEqualTo("result=error|reason=User creation failed");
+  }
+
+  @Test
+  void xml_readsTheGoalState_andNamesItsContainerAndInstance() throws Exception {
+    WireserverClient client = client(AzureSimulator.builder(), "xml", Duration.ofSeconds(10));
+
+    client.report(Health.inProgress("setting the host name <&> \"now\""));
+
+    assertThat(simulator.reports()).hasSize(1);
+    String body = simulator.reports().get(0).body();
+    assertThat(body)
+        .matches(
+            "(?s)<\\?xml version=['\"]1\\.0['\"] encoding=['\"]utf-8['\"]\\?><Health xmlns:xsi=.*")
+        .contains("xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"");
+    JsonNode health = new XmlMapper().readTree(body);
+    assertThat(health.path("GoalStateIncarnation").asText()).isEqualTo("1");
+    assertThat(health.path("Container").path("ContainerId").asText())
+        .isEqualTo("5e1f0c2a-7d3b-4e6a-9b8c-1d2e3f4a5b6c");
+    JsonNode role = health.path("Container").path("RoleInstanceList").path("Role");
+    assertThat(role.path("InstanceId").asText())
+        .isEqualTo("a1b2c3d411114222833344445555666.sim-vm");
+    assertThat(role.path("Health").path("State").asText()).isEqualTo("NotReady");
+    assertThat(role.path("Health").path("Details").path("SubStatus").asText())
+        .isEqualTo("Provisioning");
+    assertThat(role.path("Health").path("Details").path("Description").asText())
+        .isEqualTo("setting the host name <&> \"now\"");
+  }
+
+  @Test
+  void aJson404_fallsBackToXml_andStaysThere() throws Exception {
+    WireserverClient client =
+        client(AzureSimulator.builder().jsonHealth(false), "json", Duration.ofSeconds(10));
+
+    client.report(Health.ready());
+    client.report(Health.ready());
+
+    assertThat(simulator.reports())
+        .extracting(AzureSimulator.Report::protocol)
+        .containsExactly("xml", "xml");
+  }
+
+  @Test
+  void aFlakyWireserver_isRetriedUntilItAccepts() throws Exception {
+    WireserverClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.WIRESERVER_FLAKY).failures(2),
+            "json",
+            Duration.ofSeconds(30));
+
+    client.report(Health.ready());
+
+    assertThat(simulator.reports()).hasSize(1);
+  }
+
+  @Test
+  void aDownWireserver_isGivenUpOnAtTheDeadline_sayingWhy() {
+    WireserverClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.WIRESERVER_DOWN),
+            "json",
+            Duration.ofMillis(1500));
+
+    assertThatThrownBy(() -> client.report(Health.ready()))
+        .isInstanceOf(WireserverException.class)
+        .hasMessageContaining("did not reach the wireserver in 1 s")
+        .hasMessageContaining("last: json health: HTTP 503");
+  }
+
+  @Test
+  void aLongDescription_isCutToWhatThePlatformTakes() {
+    assertThat(Health.failed("x".repeat(5000)).description()).hasSize(3686);
+  }
+}
