@@ -299,9 +299,10 @@ public final class PoolFile {
       return lock(options, OWNER_ONLY, false);
     } catch (NoSuchFileException e) {
       Path parent = path.toAbsolutePath().getParent();
-      if (parent == null || Files.isDirectory(parent)) {
+      if (parent == null) {
         throw e;
       }
+      // Another thread may have made the directory since our attempt: make sure, then retry once.
       Files.createDirectories(parent);
       return lock(options, OWNER_ONLY, false);
     }

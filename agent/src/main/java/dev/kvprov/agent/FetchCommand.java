@@ -1,0 +1,169 @@
+package dev.kvprov.agent;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.config.ConfigLoader;
+import dev.kvprov.agent.imds.ImdsClient;
+import dev.kvprov.agent.imds.ImdsException;
+import dev.kvprov.agent.imds.ImdsInstance;
+import dev.kvprov.agent.os.ProcessCommandRunner;
+import dev.kvprov.agent.ovf.DeviceMedia;
+import dev.kvprov.agent.ovf.DirectoryMedia;
+import dev.kvprov.agent.ovf.OvfEnvironment;
+import dev.kvprov.agent.ovf.OvfException;
+import dev.kvprov.agent.ovf.ProvisioningMedia;
+import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.kvp.BootClock;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kvprov fetch}: everything provisioning would read — configuration, instance metadata and
+ * the provisioning media — traced, without changing anything. Secrets are never printed.
+ */
+@Command(
+    name = "fetch",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Read what provisioning would read (config, IMDS, media); change nothing.",
+      "",
+      "Read the configuration, fetch IMDS and read ovf-env.xml, as provisioning would, and print",
+      "what they say (never a password or custom data). Changes nothing on the system."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  kvprov fetch                                  on an Azure VM",
+      "  kvprov fetch --config sim.toml --media-dir ./media   against kvprov simulate"
+    })
+final class FetchCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE|DIR",
+      description = "Read this file or directory of .toml files last.")
+  Path config;
+
+  @Option(
+      names = "--root",
+      paramLabel = "DIR",
+      defaultValue = "/",
+      description = "Root filesystem (default: ${DEFAULT-VALUE}).")
+  Path root;
+
+  @Option(
+      names = "--media-dir",
+      paramLabel = "DIR",
+      description = "Read ovf-env.xml from DIR instead of the provisioning CD-ROM.")
+  Path mediaDir;
+
+  @Option(
+      names = "--kvp-dir",
+      paramLabel = "DIR",
+      description = "Also write the trace to the KVP pool in DIR.")
+  Path kvpDir;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    AgentConfig cfg;
+    try {
+      cfg = ConfigLoader.load(root, Optional.ofNullable(config));
+    } catch (ConfigException e) {
+      err.println("kvprov fetch: " + e.getMessage());
+      return 1;
+    }
+    cfg.warnings().forEach(w -> err.println("kvprov fetch: warning: " + w));
+    KvpTelemetry.Builder telemetry =
+        KvpTelemetry.builder()
+            .serviceName("kvprov")
+            .serviceVersion(KvprovCommand.VERSION)
+            .vmId(VmId.read(root));
+    try {
+      telemetry.bootClock(BootClock.read(root));
+    } catch (IOException e) {
+      err.println("kvprov fetch: no boot clock under " + root + ": " + e.getMessage());
+    }
+    if (kvpDir != null) {
+      telemetry.kvp(PoolFile.open(kvpDir, 1));
+    }
+    try (KvpTelemetry t = telemetry.build()) {
+      ImdsInstance instance = new ImdsClient(cfg.imds(), t.tracer()).fetch();
+      ImdsInstance.Compute compute = instance.compute();
+      out.println(
+          "IMDS:  vm "
+              + compute.vmId()
+              + " ("
+              + compute.name()
+              + ", "
+              + compute.vmSize()
+              + ", "
+              + compute.location()
+              + ")");
+      out.println(
+          "       admin "
+              + compute.osProfile().adminUsername()
+              + ", host "
+              + compute.osProfile().computerName()
+              + ", password login "
+              + (Boolean.TRUE.equals(compute.osProfile().disablePasswordAuthentication())
+                  ? "disabled"
+                  : "allowed")
+              + ", "
+              + compute.publicKeys().size()
+              + " SSH key(s)");
+      if (cfg.mediaEnabled()) {
+        ProvisioningMedia media =
+            mediaDir != null
+                ? new DirectoryMedia(mediaDir)
+                : new DeviceMedia(
+                    cfg.mediaDevices(),
+                    root,
+                    root.resolve("run/kvprov"),
+                    new ProcessCommandRunner(t.tracer()),
+                    t.tracer());
+        OvfEnvironment env = media.read();
+        env.password().ifPresent(p -> registerSecret(t, p));
+        out.println(
+            "media: user "
+                + env.userName()
+                + ", host "
+                + env.hostName()
+                + ", password "
+                + (env.password().isPresent()
+                    ? "given (" + env.password().get().length() + " chars, not shown)"
+                    : "none")
+                + ", custom data "
+                + (env.customData().isPresent() ? "given (not shown)" : "none")
+                + ", "
+                + env.sshKeys().size()
+                + " SSH key(s)");
+        env.clearSecrets();
+      }
+      return 0;
+    } catch (ImdsException | OvfException e) {
+      err.println("kvprov fetch: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static void registerSecret(KvpTelemetry telemetry, Secret secret) {
+    char[] chars = secret.copy();
+    try {
+      telemetry.redactor().register(new String(chars));
+    } finally {
+      java.util.Arrays.fill(chars, '\0');
+    }
+  }
+}

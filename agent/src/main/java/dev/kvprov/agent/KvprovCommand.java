@@ -1,0 +1,48 @@
+package dev.kvprov.agent;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The root command: wires the subcommands and maps failures to exit codes in one place. */
+@Command(
+    name = "kvprov",
+    mixinStandardHelpOptions = true,
+    versionProvider = KvprovCommand.Version.class,
+    description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
+    subcommands = {ConfigCommand.class, FetchCommand.class, SimulateCommand.class},
+    footer = {
+      "",
+      "Exit status: 0 ok; 1 failure; 2 usage error.",
+      "",
+      "Examples:",
+      "  kvprov config --check            validate /etc/kvprov (for image builds)",
+      "  kvprov simulate --scenario flaky-imds",
+      "  kvprov fetch --config sim.toml --media-dir ./media"
+    })
+final class KvprovCommand implements Runnable {
+  static final String VERSION = "0.1.0";
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new KvprovCommand());
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          commandLine.getErr().println("kvprov: " + e.getMessage());
+          return 1;
+        });
+    return cli;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"kvprov " + VERSION};
+    }
+  }
+}

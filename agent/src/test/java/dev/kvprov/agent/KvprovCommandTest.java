@@ -1,0 +1,110 @@
+package dev.kvprov.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.agent.sim.AzureSimulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The {@code kvprov} commands as a user runs them, output captured. */
+class KvprovCommandTest {
+  @TempDir Path dir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = KvprovCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  @Test
+  void config_printsEveryValueWithItsOrigin() throws Exception {
+    Path file = dir.resolve("etc/kvprov/kvprov.toml");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "[imds]\ntotal_retry_timeout_secs = 42\n");
+
+    assertThat(run("config", "--root", dir.toString())).isZero();
+
+    assertThat(out.toString())
+        .containsPattern(
+            "imds\\.total_retry_timeout_secs = 42\\.0 +# "
+                + java.util.regex.Pattern.quote(file + ":2"))
+        .containsPattern("wireserver\\.protocol = \"json\" +# default");
+  }
+
+  @Test
+  void configCheck_failsOnAnError_namingFileAndKey_andPassesWithWarnings() throws Exception {
+    Path bad = dir.resolve("bad.toml");
+    Files.writeString(bad, "[imds]\nread_timeout_secs = -5\n");
+    assertThat(run("config", "--check", "--root", dir.toString(), "--config", bad.toString()))
+        .isEqualTo(1);
+    assertThat(err.toString()).contains(bad + ":2: imds.read_timeout_secs = -5");
+
+    Path typo = dir.resolve("typo.toml");
+    Files.writeString(typo, "[imds]\nread_timout_secs = 5\n");
+    assertThat(run("config", "--check", "--root", dir.toString(), "--config", typo.toString()))
+        .isZero();
+    assertThat(out.toString()).contains("configuration OK (1 warning(s))");
+    assertThat(err.toString()).contains(typo + ":2: unknown key 'imds.read_timout_secs' (ignored)");
+  }
+
+  @Test
+  void fetch_readsImdsAndTheMedia_neverPrintingThePassword() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      Path config = dir.resolve("sim.toml");
+      Files.writeString(config, simulator.configSnippet());
+      Path media = Files.createDirectories(dir.resolve("media"));
+      Files.copy(
+          Path.of(
+              System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"),
+          media.resolve("ovf-env.xml"));
+
+      int exit =
+          run(
+              "fetch",
+              "--root",
+              dir.toString(),
+              "--config",
+              config.toString(),
+              "--media-dir",
+              media.toString(),
+              "--kvp-dir",
+              dir.resolve("kvp").toString());
+
+      assertThat(exit).as(err.toString()).isZero();
+      assertThat(out.toString())
+          .contains("admin azureuser, host sim-vm")
+          .contains("password given (29 chars, not shown)");
+      String pool =
+          new String(
+              Files.readAllBytes(dir.resolve("kvp/.kvp_pool_1")),
+              java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(pool).contains("imds.fetch");
+      for (String output : new String[] {out.toString(), err.toString(), pool}) {
+        assertThat(output).doesNotContain("never-log-me");
+      }
+    }
+  }
+
+  @Test
+  void anUnknownScenario_isAUsageError_listingTheKnownOnes() {
+    assertThat(run("simulate", "--scenario", "meteor-strike")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("unknown scenario 'meteor-strike'; known: ok, slow-imds, flaky-imds");
+  }
+
+  @Test
+  void version_andHelp() {
+    assertThat(run("--version")).isZero();
+    assertThat(out.toString()).contains("kvprov 0.1.0");
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).contains("Examples:").contains("simulate");
+  }
+}
