@@ -126,7 +126,7 @@ final class FetchCommand implements Callable<Integer> {
       if (cfg.mediaEnabled()) {
         ProvisioningMedia media =
             mediaDir != null
-                ? new DirectoryMedia(mediaDir)
+                ? new DirectoryMedia(mediaDir, t.tracer())
                 : new DeviceMedia(
                     cfg.mediaDevices(),
                     root,

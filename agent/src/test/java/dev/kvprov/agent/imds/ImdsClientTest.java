@@ -193,6 +193,34 @@ class ImdsClientTest {
   }
 
   @Test
+  void disablePasswordAuthentication_mayBeABooleanOrAString() throws Exception {
+    for (String value : new String[] {"false", "\"false\"", "true", "\"true\""}) {
+      String json =
+          "{\"compute\": {\"vmId\": \"v\", \"osProfile\": {\"adminUsername\": \"azureuser\","
+              + " \"computerName\": \"web-01\", \"disablePasswordAuthentication\": "
+              + value
+              + "}}}";
+      if (simulator != null) {
+        simulator.close();
+      }
+      simulator = AzureSimulator.builder().instanceJson(json).start();
+      ImdsClient client =
+          new ImdsClient(
+              new AgentConfig.Imds(
+                  simulator.imdsEndpoint(),
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(2),
+                  Duration.ofMillis(50),
+                  Duration.ofSeconds(5)),
+              telemetry.tracer());
+
+      assertThat(client.fetch().compute().osProfile().disablePasswordAuthentication())
+          .as(value)
+          .isEqualTo(value.contains("true"));
+    }
+  }
+
+  @Test
   void aConfiguredProxy_isNeverUsed() throws Exception {
     String host = System.getProperty("http.proxyHost");
     String port = System.getProperty("http.proxyPort");
