@@ -2,12 +2,9 @@ package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
-import dev.kvprov.agent.config.ConfigLoader;
 import dev.kvprov.agent.config.Setting;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,18 +29,7 @@ import picocli.CommandLine.Option;
 final class ConfigCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--config",
-      paramLabel = "FILE|DIR",
-      description = "Read this file or directory of .toml files last.")
-  Path config;
-
-  @Option(
-      names = "--root",
-      paramLabel = "DIR",
-      defaultValue = "/",
-      description = "Act on the root filesystem at DIR (default: ${DEFAULT-VALUE}).")
-  Path root;
+  @CommandLine.Mixin ConfigOptions options;
 
   @Option(
       names = "--check",
@@ -56,7 +42,7 @@ final class ConfigCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     AgentConfig loaded;
     try {
-      loaded = ConfigLoader.load(root, Optional.ofNullable(config));
+      loaded = options.load();
     } catch (ConfigException e) {
       err.println("kvprov config: error: " + e.getMessage());
       return 1;

@@ -2,7 +2,6 @@ package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
-import dev.kvprov.agent.config.ConfigLoader;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
 import dev.kvprov.agent.imds.ImdsInstance;
@@ -20,7 +19,6 @@ import dev.kvprov.otel.KvpTelemetry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,18 +46,7 @@ import picocli.CommandLine.Option;
 final class FetchCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--config",
-      paramLabel = "FILE|DIR",
-      description = "Read this file or directory of .toml files last.")
-  Path config;
-
-  @Option(
-      names = "--root",
-      paramLabel = "DIR",
-      defaultValue = "/",
-      description = "Root filesystem (default: ${DEFAULT-VALUE}).")
-  Path root;
+  @CommandLine.Mixin ConfigOptions options;
 
   @Option(
       names = "--media-dir",
@@ -79,7 +66,7 @@ final class FetchCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     AgentConfig cfg;
     try {
-      cfg = ConfigLoader.load(root, Optional.ofNullable(config));
+      cfg = options.load();
     } catch (ConfigException e) {
       err.println("kvprov fetch: " + e.getMessage());
       return 1;
@@ -89,11 +76,11 @@ final class FetchCommand implements Callable<Integer> {
         KvpTelemetry.builder()
             .serviceName("kvprov")
             .serviceVersion(KvprovCommand.VERSION)
-            .vmId(VmId.read(root));
+            .vmId(VmId.read(options.root));
     try {
-      telemetry.bootClock(BootClock.read(root));
+      telemetry.bootClock(BootClock.read(options.root));
     } catch (IOException e) {
-      err.println("kvprov fetch: no boot clock under " + root + ": " + e.getMessage());
+      err.println("kvprov fetch: no boot clock under " + options.root + ": " + e.getMessage());
     }
     if (kvpDir != null) {
       telemetry.kvp(PoolFile.open(kvpDir, 1));
@@ -129,8 +116,8 @@ final class FetchCommand implements Callable<Integer> {
                 ? new DirectoryMedia(mediaDir, t.tracer())
                 : new DeviceMedia(
                     cfg.mediaDevices(),
-                    root,
-                    root.resolve("run/kvprov"),
+                    options.root,
+                    options.root.resolve("run/kvprov"),
                     new ProcessCommandRunner(t.tracer()),
                     t.tracer());
         OvfEnvironment env = media.read();

@@ -38,6 +38,19 @@ public record Backoff(Duration initial, Duration max) {
   }
 
   /**
+   * How long to wait after failed attempt {@code attempt}: the backoff, or the server's {@code
+   * Retry-After} if longer; empty when that wait would reach past the deadline (time to give up).
+   */
+  public Optional<Duration> waitBefore(
+      int attempt, Optional<Duration> retryAfter, Deadline deadline) {
+    Duration wait = delay(attempt, java.util.concurrent.ThreadLocalRandom.current());
+    if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
+      wait = retryAfter.get();
+    }
+    return deadline.remaining().compareTo(wait) <= 0 ? Optional.empty() : Optional.of(wait);
+  }
+
+  /**
    * The server's {@code Retry-After}, in seconds or as an HTTP date; empty when absent or
    * unreadable.
    */

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Fetches this VM's instance metadata from IMDS: never through a proxy, with {@code Metadata:
@@ -137,11 +136,8 @@ public final class ImdsClient {
       }
       span.setStatus(StatusCode.ERROR, lastFailure);
       span.end();
-      Duration wait = backoff.delay(attempt, ThreadLocalRandom.current());
-      if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
-        wait = retryAfter.get();
-      }
-      if (deadline.remaining().compareTo(wait) <= 0) {
+      Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
+      if (wait.isEmpty()) {
         throw new ImdsException(
             "no usable answer from IMDS in "
                 + deadline.total().toSeconds()
@@ -152,7 +148,7 @@ public final class ImdsClient {
             attempt,
             null);
       }
-      Thread.sleep(wait.toMillis());
+      Thread.sleep(wait.get().toMillis());
     }
   }
 

@@ -23,7 +23,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
@@ -274,11 +273,8 @@ public final class WireserverClient {
       }
       span.setStatus(StatusCode.ERROR, last);
       span.end();
-      Duration wait = backoff.delay(attempt, ThreadLocalRandom.current());
-      if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
-        wait = retryAfter.get();
-      }
-      if (deadline.remaining().compareTo(wait) <= 0) {
+      Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
+      if (wait.isEmpty()) {
         throw new WireserverException(
             "the health report did not reach the wireserver in "
                 + deadline.total().toSeconds()
@@ -287,7 +283,7 @@ public final class WireserverClient {
                 + " attempt(s); last: "
                 + last);
       }
-      Thread.sleep(wait.toMillis());
+      Thread.sleep(wait.get().toMillis());
     }
   }
 }
