@@ -65,6 +65,8 @@ final class FetchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     AgentConfig cfg;
+    // Read before telemetry exists (telemetry is configured by it): traced afterwards.
+    java.time.Instant configStart = java.time.Instant.now();
     try {
       cfg = options.load();
     } catch (ConfigException e) {
@@ -85,7 +87,14 @@ final class FetchCommand implements Callable<Integer> {
     if (kvpDir != null) {
       telemetry.kvp(PoolFile.open(kvpDir, 1));
     }
+    java.time.Instant configEnd = java.time.Instant.now();
     try (KvpTelemetry t = telemetry.build()) {
+      t.tracer()
+          .spanBuilder("config.load")
+          .setStartTimestamp(configStart)
+          .setAttribute("config.warnings", (long) cfg.warnings().size())
+          .startSpan()
+          .end(configEnd);
       ImdsInstance instance = new ImdsClient(cfg.imds(), t.tracer()).fetch();
       ImdsInstance.Compute compute = instance.compute();
       out.println(

@@ -86,7 +86,10 @@ class KvprovCommandTest {
           new String(
               Files.readAllBytes(dir.resolve("kvp/.kvp_pool_1")),
               java.nio.charset.StandardCharsets.UTF_8);
-      assertThat(pool).contains("imds.fetch");
+      assertThat(pool)
+          .contains("|config.load|")
+          .contains("|imds.fetch|")
+          .contains("|media.read_ovf|");
       for (String output : new String[] {out.toString(), err.toString(), pool}) {
         assertThat(output).doesNotContain("never-log-me");
       }
