@@ -87,6 +87,18 @@ class OvfParserTest {
   }
 
   @Test
+  void aDocumentWithoutNamespaces_isNotTakenForOvfEnvXml() {
+    String bare =
+        "<Environment><ProvisioningSection><LinuxProvisioningConfigurationSet>"
+            + "<UserName>u</UserName><HostName>h</HostName>"
+            + "</LinuxProvisioningConfigurationSet></ProvisioningSection></Environment>";
+
+    assertThatThrownBy(() -> parse(bare))
+        .isInstanceOf(OvfException.class)
+        .hasMessageContaining("has no UserName or HostName");
+  }
+
+  @Test
   void externalEntities_areRefused_andNothingIsRead(@TempDir Path dir) throws Exception {
     Path secret = dir.resolve("secret.txt");
     Files.writeString(secret, "TOP-SECRET-FILE");
