@@ -1,0 +1,34 @@
+package dev.kvprov.agent.provision;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/** A minimal root filesystem, enough for shadow-utils with --prefix, sudo and sshd checks. */
+final class MinimalRoot {
+  private MinimalRoot() {}
+
+  static Path create(Path dir, boolean sshdIncludesDropIns) throws IOException {
+    Files.createDirectories(dir.resolve("etc/sudoers.d"));
+    Files.createDirectories(dir.resolve("etc/ssh/sshd_config.d"));
+    Files.createDirectories(dir.resolve("home"));
+    Files.writeString(
+        dir.resolve("etc/passwd"),
+        "root:x:0:0:root:/root:/bin/bash\nsshd:x:101:65534::/run/sshd:/usr/sbin/nologin\n");
+    Files.writeString(dir.resolve("etc/group"), "root:x:0:\nadm:x:4:\nsudo:x:27:\nusers:x:100:\n");
+    Files.writeString(
+        dir.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\nsshd:*:19000:0:99999:7:::\n");
+    Files.writeString(dir.resolve("etc/gshadow"), "root:*::\nadm:*::\nsudo:*::\nusers:*::\n");
+    Files.setPosixFilePermissions(
+        dir.resolve("etc/shadow"), PosixFilePermissions.fromString("rw-r-----"));
+    Files.setPosixFilePermissions(
+        dir.resolve("etc/gshadow"), PosixFilePermissions.fromString("rw-r-----"));
+    Files.writeString(
+        dir.resolve("etc/ssh/sshd_config"),
+        (sshdIncludesDropIns ? "Include /etc/ssh/sshd_config.d/*.conf\n\n" : "")
+            + "#PasswordAuthentication yes\nKbdInteractiveAuthentication no\nUsePAM yes\n"
+            + "Subsystem sftp /usr/lib/openssh/sftp-server\n");
+    return dir;
+  }
+}

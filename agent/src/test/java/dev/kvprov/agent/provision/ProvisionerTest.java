@@ -1,0 +1,239 @@
+package dev.kvprov.agent.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvprov.agent.os.CommandResult;
+import dev.kvprov.agent.os.CommandRunner;
+import dev.kvprov.agent.os.ProcessCommandRunner;
+import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.ovf.OvfEnvironment;
+import dev.kvprov.agent.ovf.OvfParser;
+import dev.kvprov.agent.ovf.Secret;
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real useradd and usermod with --prefix on a throwaway root, real files, real visudo and sshd. */
+class ProvisionerTest {
+  static final String KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK0wmN/Cr3JXqmLW7u+g9pTh+wyqDHpSQEIQczXkVx9q azureuser@laptop";
+  static final String KEY2 =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEm1t3stk3yb1t5f0rt35t1ngOnLyN0tR3alXYz1 ci@deploy";
+
+  @TempDir Path dir;
+  private final List<List<String>> commands = new ArrayList<>();
+  private final CommandRunner recording =
+      new CommandRunner() {
+        private final ProcessCommandRunner real =
+            new ProcessCommandRunner(OpenTelemetry.noop().getTracer("t"));
+
+        @Override
+        public CommandResult run(List<String> argv, byte[] stdin, Duration timeout)
+            throws IOException, InterruptedException {
+          commands.add(argv);
+          return real.run(argv, stdin, timeout);
+        }
+      };
+
+  private Secret canaryPassword() throws Exception {
+    String xml =
+        Files.readString(
+            Path.of(
+                System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"));
+    OvfEnvironment env =
+        OvfParser.parse(
+            new java.io.ByteArrayInputStream(
+                xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return env.password().orElseThrow();
+  }
+
+  private Provisioner.Builder provisioner(Path root) {
+    return Provisioner.builder(new SystemRoot(root), recording, OpenTelemetry.noop().getTracer("t"))
+        .hostname("web-01")
+        .user("azureuser")
+        .sshKeys(
+            List.of(
+                new SshKey(KEY, Optional.of("/home/azureuser/.ssh/authorized_keys")),
+                new SshKey(KEY2, Optional.empty())));
+  }
+
+  private static String line(Path file, String prefix) throws IOException {
+    return Files.readAllLines(file).stream()
+        .filter(l -> l.startsWith(prefix))
+        .findFirst()
+        .orElse("");
+  }
+
+  @Test
+  void aFreshRoot_getsHostUserPasswordSudoersSshdAndKeys() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Secret password = canaryPassword();
+
+    provisioner(root)
+        .password(Optional.of(password))
+        .passwordAuthentication(true)
+        .build()
+        .provision();
+
+    assertThat(Files.readString(root.resolve("etc/hostname"))).isEqualTo("web-01\n");
+    String passwd = line(root.resolve("etc/passwd"), "azureuser:");
+    assertThat(passwd).matches("azureuser:x:\\d+:\\d+::/home/azureuser:/bin/bash");
+    assertThat(line(root.resolve("etc/group"), "sudo:")).isEqualTo("sudo:x:27:azureuser");
+    assertThat(line(root.resolve("etc/group"), "adm:")).isEqualTo("adm:x:4:azureuser");
+    String shadow = Files.readString(root.resolve("etc/shadow"));
+    assertThat(line(root.resolve("etc/shadow"), "azureuser:")).startsWith("azureuser:$6$");
+    assertThat(shadow).doesNotContain("never-log-me");
+    Path sudoers = root.resolve("etc/sudoers.d/90-kvprov-azureuser");
+    assertThat(Files.readString(sudoers)).isEqualTo("azureuser ALL=(ALL) ALL\n");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sudoers)))
+        .isEqualTo("r--r-----");
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf")))
+        .isEqualTo("PasswordAuthentication yes\n");
+    Path keys = root.resolve("home/azureuser/.ssh/authorized_keys");
+    assertThat(Files.readAllLines(keys)).containsExactly(KEY, KEY2);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keys)))
+        .isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.getParent())))
+        .isEqualTo("rwx------");
+    int uid = Integer.parseInt(passwd.split(":")[2]);
+    assertThat(Files.getAttribute(keys, "unix:uid")).isEqualTo(uid);
+    assertThat(Files.getAttribute(keys.getParent(), "unix:uid")).isEqualTo(uid);
+    // The password never reached a command line: only its hash did.
+    assertThat(commands)
+        .allSatisfy(argv -> assertThat(String.join(" ", argv)).doesNotContain("never-log-me"));
+    assertThat(commands).extracting(c -> c.get(0)).contains("useradd", "usermod", "visudo", "sshd");
+  }
+
+  @Test
+  void aSecondRun_changesNothingOnDisk() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    provisioner(root).password(Optional.of(canaryPassword())).build().provision();
+    Map<Path, String> before = snapshot(root);
+
+    provisioner(root).password(Optional.of(canaryPassword())).build().provision();
+
+    assertThat(snapshot(root)).isEqualTo(before);
+  }
+
+  private static Map<Path, String> snapshot(Path root) throws IOException {
+    Map<Path, String> files = new HashMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        FileTime modified = Files.getLastModifiedTime(p);
+        files.put(root.relativize(p), Files.readString(p) + "@" + modified);
+      }
+    }
+    return files;
+  }
+
+  @Test
+  void withoutAPassword_theAccountIsLocked_sudoNeedsNoPassword_andSshdRefusesPasswords()
+      throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+
+    provisioner(root).passwordAuthentication(false).build().provision();
+
+    assertThat(line(root.resolve("etc/shadow"), "azureuser:")).startsWith("azureuser:!");
+    assertThat(Files.readString(root.resolve("etc/sudoers.d/90-kvprov-azureuser")))
+        .isEqualTo("azureuser ALL=(ALL) NOPASSWD: ALL\n");
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf")))
+        .isEqualTo("PasswordAuthentication no\n");
+  }
+
+  @Test
+  void anSshdConfigWithoutDropIns_isEditedOnce_leavingCommentsAlone() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), false);
+    Path config = root.resolve("etc/ssh/sshd_config");
+    Files.writeString(
+        config,
+        Files.readString(config)
+            + "PasswordAuthentication yes\nPasswordAuthentication yes\nMatch User backup\n  X11Forwarding no\n");
+
+    provisioner(root).passwordAuthentication(false).build().provision();
+    provisioner(root).passwordAuthentication(false).build().provision();
+
+    String edited = Files.readString(config);
+    assertThat(edited.lines().filter(l -> l.startsWith("PasswordAuthentication")))
+        .containsExactly("PasswordAuthentication no");
+    assertThat(edited)
+        .contains("#PasswordAuthentication yes\n")
+        .doesNotContain("#PasswordAuthentication no");
+    assertThat(edited.indexOf("PasswordAuthentication no"))
+        .isLessThan(edited.indexOf("Match User backup"));
+    assertThat(Files.exists(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf"))).isFalse();
+  }
+
+  @Test
+  void hostileNames_areRefusedWithAReason_andNothingIsWritten() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Map<Path, String> before = snapshot(root);
+    for (String user : List.of("-oProxyCommand=x", "root", "../x", "a".repeat(300), "Admin User")) {
+      assertThatThrownBy(() -> provisioner(root).hostname("ok-host").user(user).build().provision())
+          .isInstanceOf(ProvisioningException.class)
+          .satisfies(
+              e ->
+                  assertThat(((ProvisioningException) e).reason())
+                      .isEqualTo("User creation failed"));
+    }
+    assertThatThrownBy(() -> provisioner(root).hostname("my host").build().provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining("host name 'my host' is not a valid host name")
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("hostname"));
+
+    Map<Path, String> after = snapshot(root);
+    after.keySet().removeIf(p -> p.toString().equals("etc/hostname")); // the valid host of the loop
+    assertThat(after).isEqualTo(before);
+    assertThat(commands).isEmpty();
+  }
+
+  @Test
+  void aKeyPathOutsideTheHome_isRefused() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .sshKeys(List.of(new SshKey(KEY, Optional.of("/root/.ssh/authorized_keys"))))
+                    .build()
+                    .provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining(
+            "the key path /root/.ssh/authorized_keys is not inside azureuser's home")
+        .satisfies(
+            e ->
+                assertThat(((ProvisioningException) e).reason()).isEqualTo("SSH key setup failed"));
+    assertThat(Files.exists(root.resolve("root/.ssh"))).isFalse();
+  }
+
+  @Test
+  void authorizedKeysFileTokens_areExpanded() {
+    Provisioner p = provisioner(dir).build();
+    assertThat(p.expand("%h/.ssh/keys_%u_100%%", "/home/azureuser"))
+        .isEqualTo("/home/azureuser/.ssh/keys_azureuser_100%");
+  }
+
+  @Test
+  void aFailingCommand_namesTheStepTheCommandItsExitAndStderr() throws Exception {
+    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Files.delete(root.resolve("home"));
+    Files.writeString(root.resolve("home"), "a file where the home directories should be\n");
+
+    assertThatThrownBy(() -> provisioner(root).build().provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageStartingWith("useradd failed: exit 12: useradd: cannot create directory")
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("user"));
+  }
+}
