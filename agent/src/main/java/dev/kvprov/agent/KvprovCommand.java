@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = KvprovCommand.Version.class,
     description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
-    subcommands = {ConfigCommand.class, FetchCommand.class, SimulateCommand.class},
+    subcommands = {
+      ProvisionCommand.class,
+      ConfigCommand.class,
+      FetchCommand.class,
+      SimulateCommand.class
+    },
     footer = {
       "",
       "Exit status: 0 ok; 1 failure; 2 usage error.",

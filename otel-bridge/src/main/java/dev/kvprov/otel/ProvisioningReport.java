@@ -101,7 +101,7 @@ public record ProvisioningReport(List<Field> fields) {
   }
 
   /** The same report with {@code transform} applied to every value (to mask secrets). */
-  ProvisioningReport redacted(java.util.function.UnaryOperator<String> transform) {
+  public ProvisioningReport redacted(java.util.function.UnaryOperator<String> transform) {
     return new ProvisioningReport(
         fields.stream().map(f -> new Field(f.key(), transform.apply(f.value()))).toList());
   }

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /** A minimal root filesystem, enough for shadow-utils with --prefix, sudo and sshd checks. */
-final class MinimalRoot {
+public final class MinimalRoot {
   private MinimalRoot() {}
 
-  static Path create(Path dir, boolean sshdIncludesDropIns) throws IOException {
+  public static Path create(Path dir, boolean sshdIncludesDropIns) throws IOException {
     Files.createDirectories(dir.resolve("etc/sudoers.d"));
     Files.createDirectories(dir.resolve("etc/ssh/sshd_config.d"));
     Files.createDirectories(dir.resolve("home"));

@@ -1,0 +1,173 @@
+package dev.kvprov.agent;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.agent.provision.MinimalRoot;
+import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvprovRecord;
+import dev.kvprov.otel.ProvisioningReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kvprov provision --root} against the simulator: real useradd/usermod, real files, the
+ * pool, the markers and the reports the platform receives.
+ */
+class ProvisionEndToEndTest {
+  static final String VM = "a1b2c3d4-1111-4222-8333-444455556666";
+
+  @TempDir Path dir;
+  private Path root;
+  private Path media;
+  private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    root = MinimalRoot.create(dir.resolve("root"), true);
+    Files.createDirectories(root.resolve("sys/class/dmi/id"));
+    Files.createDirectories(root.resolve("sys/firmware/efi"));
+    Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM.toUpperCase() + "\n");
+    media = Files.createDirectories(dir.resolve("media"));
+    Files.copy(
+        Path.of(System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"),
+        media.resolve("ovf-env.xml"));
+  }
+
+  private int provision(AzureSimulator simulator) throws Exception {
+    Path config = dir.resolve("kvprov.toml");
+    // Short deadlines, so that the failure scenarios end in seconds.
+    Files.writeString(
+        config,
+        "[imds]\nendpoint = \""
+            + simulator.imdsEndpoint()
+            + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
+            + "[wireserver]\nendpoint = \""
+            + simulator.wireserverEndpoint()
+            + "\"\ntotal_retry_timeout_secs = 2\n");
+    ConfigOptions options = new ConfigOptions();
+    options.root = root;
+    options.config = config;
+    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+  }
+
+  private List<KvpRecord> pool() throws Exception {
+    return PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records();
+  }
+
+  private ProvisioningReport report() throws Exception {
+    return ProvisioningReport.parse(
+        pool().stream()
+            .filter(r -> r.key().equals("PROVISIONING_REPORT"))
+            .findFirst()
+            .orElseThrow()
+            .value());
+  }
+
+  private List<String> spanNames() throws Exception {
+    return KvpRecordFormat.decode(pool()).records().stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .filter(r -> r.kind() == KvprovRecord.Kind.END)
+        .map(r -> r.name().orElseThrow())
+        .toList();
+  }
+
+  private void assertNoCanary() throws Exception {
+    String poolBytes =
+        new String(Files.readAllBytes(root.resolve("var/lib/hyperv/.kvp_pool_1")), UTF_8);
+    assertThat(poolBytes).doesNotContain("never-log-me");
+    assertThat(stderr.toString(UTF_8)).doesNotContain("never-log-me");
+  }
+
+  @Test
+  void ok_provisions_reportsReady_andASecondRunDoesNothing() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:x:");
+      assertThat(Files.readString(root.resolve("etc/hostname"))).isEqualTo("sim-vm\n");
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".provisioned")).exists();
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+      assertThat(report().isSuccess()).isTrue();
+      assertThat(report().get("vm_id")).contains(VM);
+      assertThat(spanNames())
+          .contains(
+              "imds.fetch",
+              "media.read_ovf",
+              "provision.hostname",
+              "provision.user",
+              "provision.password",
+              "provision.sudoers",
+              "provision.sshd",
+              "provision.ssh_keys",
+              "wireserver.report",
+              "provision");
+      assertNoCanary();
+
+      int before = pool().size();
+      assertThat(provision(simulator)).isZero();
+      assertThat(simulator.reports()).hasSize(1);
+      List<KvprovRecord> added =
+          KvpRecordFormat.decode(pool().subList(before, pool().size())).records().stream()
+              .map(KvpRecordFormat.DecodedRecord::record)
+              .toList();
+      assertThat(added).anyMatch(r -> r.field("Body").orElse("").contains("nothing to do"));
+      assertThat(added).noneMatch(r -> r.name().orElse("").startsWith("provision."));
+    }
+  }
+
+  @Test
+  void imdsDown_reportsTheFailure_toKvpAndThePlatform_withTheSameText() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().scenario(Scenario.IMDS_DOWN).start()) {
+      assertThat(provision(simulator)).isEqualTo(10);
+
+      ProvisioningReport report = report();
+      assertThat(report.isSuccess()).isFalse();
+      assertThat(report.get("reason")).contains("Failed to fetch instance metadata");
+      assertThat(report.get("step")).contains("imds");
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(simulator.reports().get(0).body())
+          .contains("\"subStatus\":\"ProvisioningFailed\"")
+          .contains("Failed to fetch instance metadata");
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".provisioned")).doesNotExist();
+      assertNoCanary();
+    }
+  }
+
+  @Test
+  void aReadyThatNeverArrived_isReportedNextBoot_withoutProvisioningAgain() throws Exception {
+    try (AzureSimulator down =
+        AzureSimulator.builder().scenario(Scenario.WIRESERVER_DOWN).start()) {
+      assertThat(provision(down)).isEqualTo(20);
+    }
+    assertThat(root.resolve("var/lib/kvprov/" + VM + ".provisioned")).exists();
+    assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).doesNotExist();
+    assertThat(report().get("reason")).contains("Failed to report ready");
+
+    try (AzureSimulator up = AzureSimulator.builder().start()) {
+      int before = pool().size();
+      assertThat(provision(up)).isZero();
+
+      assertThat(up.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+      assertThat(up.imdsRequests()).as("no second provisioning").isZero();
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+      assertThat(report().isSuccess()).isTrue();
+      assertThat(pool().size()).isGreaterThan(before);
+    }
+  }
+}
