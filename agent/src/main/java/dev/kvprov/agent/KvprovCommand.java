@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
     subcommands = {
       ProvisionCommand.class,
+      DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,
       SimulateCommand.class
@@ -20,6 +21,7 @@ import picocli.CommandLine.Command;
       "Exit status: 0 ok; 1 failure; 2 usage error.",
       "",
       "Examples:",
+      "  kvprov demo                      a whole first boot against a simulated Azure",
       "  kvprov config --check            validate /etc/kvprov (for image builds)",
       "  kvprov simulate --scenario flaky-imds",
       "  kvprov fetch --config sim.toml --media-dir ./media"

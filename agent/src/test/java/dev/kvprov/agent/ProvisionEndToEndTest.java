@@ -3,7 +3,7 @@ package dev.kvprov.agent;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvprov.agent.provision.MinimalRoot;
+import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.kvp.KvpRecord;
@@ -34,7 +34,7 @@ class ProvisionEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    root = MinimalRoot.create(dir.resolve("root"), true);
+    root = DemoRoot.create(dir.resolve("root"), true);
     Files.createDirectories(root.resolve("sys/class/dmi/id"));
     Files.createDirectories(root.resolve("sys/firmware/efi"));
     Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM.toUpperCase() + "\n");

@@ -33,7 +33,7 @@ public final class ProcessCommandRunner implements CommandRunner {
     Span span =
         tracer
             .spanBuilder("exec " + argv.get(0))
-            .setAttribute(AttributeKey.stringArrayKey("process.command_args"), argv)
+            .setAttribute(AttributeKey.stringArrayKey("process.command_args"), shown(argv))
             .startSpan();
     long started = System.nanoTime();
     try {
@@ -69,6 +69,21 @@ public final class ProcessCommandRunner implements CommandRunner {
     } finally {
       span.end();
     }
+  }
+
+  /**
+   * The arguments as telemetry may show them: the value after {@code -p}/{@code --password} (a
+   * password hash, which could be cracked offline) is replaced.
+   */
+  static List<String> shown(List<String> argv) {
+    List<String> shown = new java.util.ArrayList<>(argv);
+    for (int i = 1; i < shown.size(); i++) {
+      String option = argv.get(i - 1);
+      if (option.equals("-p") || option.equals("--password")) {
+        shown.set(i, "[redacted]");
+      }
+    }
+    return shown;
   }
 
   private static CompletableFuture<String> drain(InputStream stream) {

@@ -34,4 +34,12 @@ class ProcessCommandRunnerTest {
     assertThat(result.stderr()).contains("killed after");
     assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(20));
   }
+
+  @Test
+  void passwordArguments_neverReachTelemetry() {
+    assertThat(
+            ProcessCommandRunner.shown(
+                List.of("usermod", "-P", "/r", "-p", "$6$salt$hash", "azureuser")))
+        .containsExactly("usermod", "-P", "/r", "-p", "[redacted]", "azureuser");
+  }
 }

@@ -3,6 +3,7 @@ package dev.kvprov.agent.provision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.ProcessCommandRunner;
@@ -79,7 +80,7 @@ class ProvisionerTest {
 
   @Test
   void aFreshRoot_getsHostUserPasswordSudoersSshdAndKeys() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
     Secret password = canaryPassword();
 
     provisioner(root)
@@ -119,7 +120,7 @@ class ProvisionerTest {
 
   @Test
   void aSecondRun_changesNothingOnDisk() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
     provisioner(root).password(Optional.of(canaryPassword())).build().provision();
     Map<Path, String> before = snapshot(root);
 
@@ -142,7 +143,7 @@ class ProvisionerTest {
   @Test
   void withoutAPassword_theAccountIsLocked_sudoNeedsNoPassword_andSshdRefusesPasswords()
       throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
 
     provisioner(root).passwordAuthentication(false).build().provision();
 
@@ -155,7 +156,7 @@ class ProvisionerTest {
 
   @Test
   void anSshdConfigWithoutDropIns_isEditedOnce_leavingCommentsAlone() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), false);
+    Path root = DemoRoot.create(dir.resolve("root"), false);
     Path config = root.resolve("etc/ssh/sshd_config");
     Files.writeString(
         config,
@@ -178,7 +179,7 @@ class ProvisionerTest {
 
   @Test
   void hostileNames_areRefusedWithAReason_andNothingIsWritten() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
     Map<Path, String> before = snapshot(root);
     for (String user : List.of("-oProxyCommand=x", "root", "../x", "a".repeat(300), "Admin User")) {
       assertThatThrownBy(() -> provisioner(root).hostname("ok-host").user(user).build().provision())
@@ -201,7 +202,7 @@ class ProvisionerTest {
 
   @Test
   void aKeyPathOutsideTheHome_isRefused() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
 
     assertThatThrownBy(
             () ->
@@ -227,7 +228,7 @@ class ProvisionerTest {
 
   @Test
   void aFailingCommand_namesTheStepTheCommandItsExitAndStderr() throws Exception {
-    Path root = MinimalRoot.create(dir.resolve("root"), true);
+    Path root = DemoRoot.create(dir.resolve("root"), true);
     Files.delete(root.resolve("home"));
     Files.writeString(root.resolve("home"), "a file where the home directories should be\n");
 

@@ -1,13 +1,17 @@
-package dev.kvprov.agent.provision;
+package dev.kvprov.agent.demo;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
-/** A minimal root filesystem, enough for shadow-utils with --prefix, sudo and sshd checks. */
-public final class MinimalRoot {
-  private MinimalRoot() {}
+/**
+ * A minimal root filesystem — passwd, group, shadow, gshadow, sudoers.d, sshd_config — enough for
+ * shadow-utils with {@code --prefix}, {@code visudo} and {@code sshd -t}: what the demo and the
+ * tests provision.
+ */
+public final class DemoRoot {
+  private DemoRoot() {}
 
   public static Path create(Path dir, boolean sshdIncludesDropIns) throws IOException {
     Files.createDirectories(dir.resolve("etc/sudoers.d"));

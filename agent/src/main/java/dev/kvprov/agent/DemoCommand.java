@@ -1,0 +1,152 @@
+package dev.kvprov.agent;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.agent.demo.DemoRoot;
+import dev.kvprov.agent.demo.SpanTree;
+import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvprov demo}: a whole first boot against a simulated Azure, in a directory of its own. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Provision a throwaway root filesystem against a simulated Azure, and show the trace.",
+      "",
+      "Makes DIR/root (passwd, group, shadow, sshd_config, ...), starts the simulator with the",
+      "scenario, runs `kvprov provision --root DIR/root` with a sample ovf-env.xml, then prints the",
+      "span tree read back from the KVP pool, the PROVISIONING_REPORT, and where everything is.",
+      "Needs root for the real useradd/usermod (bin/kvprov uses a user namespace otherwise)."
+    },
+    footer = {
+      "",
+      "Exit status: that of the provision run (see kvprov provision --help).",
+      "",
+      "Examples:",
+      "  bin/kvprov demo",
+      "  bin/kvprov demo --scenario flaky-imds --dir /tmp/kvprov-demo"
+    })
+final class DemoCommand implements Callable<Integer> {
+  static final String VM_ID = "a1b2c3d4-1111-4222-8333-444455556666";
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description = "Where to put everything (default: a new temporary directory).")
+  Path dir;
+
+  @Option(
+      names = "--scenario",
+      paramLabel = "NAME",
+      defaultValue = "ok",
+      description = "How the simulated platform behaves (default: ${DEFAULT-VALUE}).")
+  String scenario;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    Scenario chosen;
+    try {
+      chosen = Scenario.parse(scenario);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    PrintStream out = System.out;
+    Path base =
+        dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("kvprov-demo");
+    Path root = base.resolve("root");
+    if (Files.exists(root.resolve("etc/passwd"))) {
+      out.println("kvprov demo: " + root + " exists already: this run will find it provisioned");
+    } else {
+      DemoRoot.create(root, true);
+      Files.createDirectories(root.resolve("sys/class/dmi/id"));
+      Files.createDirectories(root.resolve("sys/firmware/efi"));
+      Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM_ID + "\n");
+    }
+    Path media = Files.createDirectories(base.resolve("media"));
+    try (InputStream sample = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
+      Files.write(media.resolve("ovf-env.xml"), sample.readAllBytes());
+    }
+    if (!isRoot()) {
+      out.println(
+          "kvprov demo: not running as root: useradd and usermod will fail; run bin/kvprov demo,"
+              + " which uses a user namespace (unshare --map-root-user) when it can");
+    }
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(chosen).imdsDelayMillis(1500).start()) {
+      Path config = base.resolve("kvprov.toml");
+      // Demo deadlines are seconds, not the production minutes: failure scenarios end quickly.
+      Files.writeString(
+          config,
+          "[imds]\nendpoint = \""
+              + simulator.imdsEndpoint()
+              + "\"\ntotal_retry_timeout_secs = 8\n"
+              + "retry_interval_secs = 0.2\nread_timeout_secs = 3\n\n"
+              + "[wireserver]\nendpoint = \""
+              + simulator.wireserverEndpoint()
+              + "\"\ntotal_retry_timeout_secs = 8\n");
+      out.println(
+          "== kvprov demo: scenario " + chosen.cliName() + " (" + chosen.description() + ")");
+      out.println("== provisioning " + root + " (trace on stderr as it happens)");
+      out.flush();
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+      int exit = ProvisionCommand.run(options, media, System.err);
+      System.err.flush();
+
+      Path pool = root.resolve("var/lib/hyperv/.kvp_pool_1");
+      List<KvpRecord> records =
+          Files.exists(pool) ? PoolFile.builder().file(pool).build().read().records() : List.of();
+      out.println();
+      out.println("== span tree, read back from the KVP pool (" + records.size() + " records)");
+      SpanTree.print(records, out);
+      out.println();
+      out.println("== PROVISIONING_REPORT");
+      out.println(
+          "  "
+              + records.stream()
+                  .filter(r -> r.key().equals("PROVISIONING_REPORT"))
+                  .map(KvpRecord::value)
+                  .findFirst()
+                  .orElse("(none)"));
+      out.println();
+      out.println("== what the platform received");
+      simulator.reports().forEach(r -> out.println("  " + r.protocol() + ": " + r.body()));
+      out.println();
+      out.println("== where everything is");
+      out.println("  root filesystem:  " + root);
+      out.println("  KVP pool:         " + pool + "   (try: strings -n 8 " + pool + ")");
+      out.println("  markers:          " + root.resolve("var/lib/kvprov"));
+      out.println("  configuration:    " + config);
+      out.println(
+          "  provisioning media (sample ovf-env.xml, password canary 'never-log-me'): " + media);
+      out.println("  exit status:      " + exit);
+      return exit;
+    }
+  }
+
+  private static boolean isRoot() {
+    try {
+      return Files.readString(Path.of("/proc/self/status"), UTF_8)
+          .lines()
+          .anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dev.kvprov.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The newcomer's first command, end to end, in a process of its own. */
+class DemoCommandTest {
+  @TempDir Path dir;
+
+  private String[] demo(String scenario) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName(),
+            "demo",
+            "--dir",
+            dir.resolve(scenario).toString(),
+            "--scenario",
+            scenario);
+    Process process = builder.start();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Thread drain =
+        new Thread(
+            () -> {
+              try {
+                process.getErrorStream().transferTo(err);
+              } catch (java.io.IOException ignored) {
+                // the process ended
+              }
+            });
+    drain.start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    process.waitFor();
+    drain.join();
+    return new String[] {
+      String.valueOf(process.exitValue()), out, err.toString(StandardCharsets.UTF_8)
+    };
+  }
+
+  @Test
+  void ok_provisionsTheDemoRoot_andShowsTheTreeTheReportAndThePaths() throws Exception {
+    String[] result = demo("ok");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(result[1])
+        .contains("== span tree, read back from the KVP pool")
+        .containsPattern("\\+ *\\d+\\.\\d{3}s  provision  ok")
+        .contains("provision.user  ok")
+        .contains("result=success|agent=kvprov/0.1.0")
+        .contains("json: {\"state\":\"Ready\"}")
+        .contains("KVP pool:");
+    assertThat(Files.readString(dir.resolve("ok/root/etc/passwd"))).contains("azureuser:");
+    String pool =
+        new String(
+            Files.readAllBytes(dir.resolve("ok/root/var/lib/hyperv/.kvp_pool_1")),
+            StandardCharsets.UTF_8);
+    for (String output : new String[] {result[1], result[2], pool}) {
+      assertThat(output.replace("password canary 'never-log-me'", ""))
+          .doesNotContain("never-log-me");
+    }
+  }
+
+  @Test
+  void aFailureScenario_endsInSeconds_withTheFailureExitCodeAndReport() throws Exception {
+    String[] result = demo("imds-down");
+
+    assertThat(result[0]).isEqualTo("10");
+    assertThat(result[1])
+        .contains("imds.fetch  FAILED: no usable answer from IMDS")
+        .contains("result=error|reason=Failed to fetch instance metadata")
+        .contains("ProvisioningFailed");
+  }
+}
