@@ -87,6 +87,14 @@ class ProvisionEndToEndTest {
         new String(Files.readAllBytes(root.resolve("var/lib/hyperv/.kvp_pool_1")), UTF_8);
     assertThat(poolBytes).doesNotContain("never-log-me");
     assertThat(stderr.toString(UTF_8)).doesNotContain("never-log-me");
+    // Nor the hash that stands for it: telemetry shows the command without it.
+    for (String line : Files.readAllLines(root.resolve("etc/shadow"))) {
+      if (line.startsWith("azureuser:$6$")) {
+        String hash = line.split(":")[1];
+        assertThat(poolBytes).doesNotContain(hash);
+        assertThat(stderr.toString(UTF_8)).doesNotContain(hash);
+      }
+    }
   }
 
   @Test
