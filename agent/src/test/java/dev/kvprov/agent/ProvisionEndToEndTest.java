@@ -178,4 +178,108 @@ class ProvisionEndToEndTest {
       assertThat(pool().size()).isGreaterThan(before);
     }
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "SLOW_IMDS, 0, success",
+    "FLAKY_IMDS, 0, success",
+    "IMDS_MALFORMED, 0, success",
+    "RETRY_AFTER, 0, success",
+    "WIRESERVER_FLAKY, 0, success",
+    "IMDS_DOWN, 10, Failed to fetch instance metadata",
+    "WIRESERVER_DOWN, 20, Failed to report ready"
+  })
+  void everyScenario_endsWithTheRightExitCodeAndReport(Scenario scenario, int exit, String outcome)
+      throws Exception {
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(scenario).imdsDelayMillis(500).failures(1).start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(exit);
+
+      ProvisioningReport report = report();
+      if (outcome.equals("success")) {
+        assertThat(report.isSuccess()).isTrue();
+      } else {
+        assertThat(report.get("reason")).contains(outcome);
+      }
+      assertNoCanary();
+    }
+  }
+
+  @Test
+  void theCanary_isInNoFileOfTheRoot_butTheShadowHash() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).isZero();
+    }
+    try (var files = Files.walk(root)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        assertThat(new String(Files.readAllBytes(file), UTF_8))
+            .as(file.toString())
+            .doesNotContain("never-log-me");
+      }
+    }
+  }
+
+  @Test
+  void aRunKilledMidStep_leavesTheStepStartedAndNeverFinished_andTheNextRunCompletes()
+      throws Exception {
+    Path config = dir.resolve("slow.toml");
+    try (AzureSimulator slow =
+        AzureSimulator.builder().scenario(Scenario.SLOW_IMDS).imdsDelayMillis(30_000).start()) {
+      Files.writeString(
+          config,
+          "[imds]\nendpoint = \""
+              + slow.imdsEndpoint()
+              + "\"\nread_timeout_secs = 60\n\n"
+              + "[wireserver]\nendpoint = \""
+              + slow.wireserverEndpoint()
+              + "\"\n");
+      Process run =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  Main.class.getName(),
+                  "provision",
+                  "--root",
+                  root.toString(),
+                  "--config",
+                  config.toString(),
+                  "--media-dir",
+                  media.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("killed.log").toFile())
+              .start();
+      try {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!spanStarted("imds.attempt") && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(spanStarted("imds.attempt")).as("the run reached IMDS").isTrue();
+      } finally {
+        run.destroyForcibly().waitFor(); // SIGKILL mid-step
+      }
+    }
+    List<KvprovRecord> records =
+        KvpRecordFormat.decode(pool()).records().stream()
+            .map(KvpRecordFormat.DecodedRecord::record)
+            .toList();
+    assertThat(records)
+        .extracting(r -> r.kind() + " " + r.name().orElse(""))
+        .contains("START provision", "START imds.fetch", "START imds.attempt")
+        .doesNotContain("END provision", "END imds.attempt");
+
+    try (AzureSimulator ok = AzureSimulator.builder().start()) {
+      assertThat(provision(ok)).isZero();
+    }
+    assertThat(report().isSuccess()).isTrue();
+  }
+
+  private boolean spanStarted(String name) throws Exception {
+    if (!Files.exists(root.resolve("var/lib/hyperv/.kvp_pool_1"))) {
+      return false;
+    }
+    return KvpRecordFormat.decode(pool()).records().stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .anyMatch(r -> r.kind() == KvprovRecord.Kind.START && r.name().orElse("").equals(name));
+  }
 }
