@@ -54,8 +54,10 @@ public final class Provisioner {
   private final boolean passwordAuthentication;
   private final List<SshKey> keys;
   private final String authorizedKeysFile;
+  private final boolean querySshd;
 
   private Provisioner(Builder b) {
+    this.querySshd = b.querySshd;
     this.root = b.root;
     this.runner = b.runner;
     this.tracer = b.tracer;
@@ -413,7 +415,14 @@ public final class Provisioner {
                     new ProvisioningException(
                         "ssh_keys", "SSH key setup failed", "no passwd entry for " + user));
     String home = entry.home();
-    Path defaultFile = Path.of(home).resolve(expand(authorizedKeysFile, home)).normalize();
+    String pattern = authorizedKeysFile;
+    if (querySshd && root.isLive() && onPath("sshd")) {
+      Optional<String> asked = AuthorizedKeysFile.query(runner, user, hostname);
+      span.setAttribute(
+          "authorized_keys_file.source", asked.isPresent() ? "sshd -T" : "configuration");
+      pattern = asked.orElse(authorizedKeysFile);
+    }
+    Path defaultFile = Path.of(home).resolve(expand(pattern, home)).normalize();
     java.util.Map<Path, List<String>> byFile = new java.util.LinkedHashMap<>();
     for (SshKey key : keys) {
       Path target = defaultFile;
@@ -525,6 +534,7 @@ public final class Provisioner {
     private boolean passwordAuthentication;
     private List<SshKey> keys = List.of();
     private String authorizedKeysFile = ".ssh/authorized_keys";
+    private boolean querySshd = true;
 
     private Builder(SystemRoot root, CommandRunner runner, Tracer tracer) {
       this.root = requireNonNull(root, "root");
@@ -568,6 +578,15 @@ public final class Provisioner {
     /** sshd's AuthorizedKeysFile ({@code %h}, {@code %u} expanded; relative to the home). */
     public Builder authorizedKeysFile(String pattern) {
       this.authorizedKeysFile = requireNonNull(pattern, "pattern");
+      return this;
+    }
+
+    /**
+     * Whether, on a live system, sshd is asked where it reads keys ({@code sshd -T}), the
+     * configured file being the fallback (azure-init's {@code ssh.query_sshd_config}).
+     */
+    public Builder querySshd(boolean query) {
+      this.querySshd = query;
       return this;
     }
 

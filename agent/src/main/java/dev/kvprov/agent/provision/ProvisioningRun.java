@@ -210,6 +210,7 @@ public final class ProvisioningRun {
           .passwordAuthentication(passwordLogin)
           .sshKeys(keys)
           .authorizedKeysFile(config.authorizedKeysPath())
+          .querySshd(config.querySshdConfig())
           .build()
           .provision();
     } finally {
