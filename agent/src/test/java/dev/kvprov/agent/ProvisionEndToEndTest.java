@@ -282,4 +282,28 @@ class ProvisionEndToEndTest {
         .map(KvpRecordFormat.DecodedRecord::record)
         .anyMatch(r -> r.kind() == KvprovRecord.Kind.START && r.name().orElse("").equals(name));
   }
+
+  @Test
+  void hostileMetadata_andAHostileOvfEnv_areRefusedWithAReason_andNothingIsProvisioned()
+      throws Exception {
+    String hostile =
+        new String(AzureSimulator.class.getResourceAsStream("instance.json").readAllBytes(), UTF_8)
+            .replace("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"-oProxyCommand=x\"");
+    try (AzureSimulator simulator = AzureSimulator.builder().instanceJson(hostile).start()) {
+      assertThat(provision(simulator)).isEqualTo(10);
+    }
+    assertThat(report().get("detail").orElseThrow())
+        .contains("adminUsername '-oProxyCommand=x' is not a valid user name");
+    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("ProxyCommand");
+
+    Files.writeString(
+        media.resolve("ovf-env.xml"),
+        "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/shadow\">]><x>&e;</x>");
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).isEqualTo(11);
+    }
+    assertThat(report().get("reason")).contains("Failed to read provisioning media");
+    assertThat(report().get("detail").orElseThrow()).contains("DOCTYPE");
+    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+  }
 }
