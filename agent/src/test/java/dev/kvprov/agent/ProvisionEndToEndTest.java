@@ -293,7 +293,7 @@ class ProvisionEndToEndTest {
       assertThat(provision(simulator)).isEqualTo(10);
     }
     assertThat(report().get("detail").orElseThrow())
-        .contains("adminUsername '-oProxyCommand=x' is not a valid user name");
+        .contains("adminUsername: user name '-oProxyCommand=x' is not a portable user name");
     assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("ProxyCommand");
 
     Files.writeString(

@@ -1,40 +1,16 @@
 package dev.kvprov.agent.imds;
 
+import dev.kvprov.agent.os.Names;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks what the agent will act on: a user name useradd will take and that is not a system
- * account, a host name the kernel will take, and SSH keys that are one well-formed line each.
- * Metadata is untrusted input like any other.
+ * Checks what the agent will act on: a user name and a host name by the agent's one set of rules
+ * ({@link Names}), and SSH keys that are one well-formed line each. Metadata is untrusted input
+ * like any other.
  */
 final class ImdsValidation {
-  private static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_.-]{0,31}");
-  private static final Set<String> RESERVED =
-      Set.of(
-          "root",
-          "daemon",
-          "bin",
-          "sys",
-          "sync",
-          "games",
-          "man",
-          "lp",
-          "mail",
-          "news",
-          "uucp",
-          "proxy",
-          "www-data",
-          "backup",
-          "list",
-          "irc",
-          "nobody",
-          "sshd",
-          "systemd-network");
-  private static final Pattern HOST_LABEL =
-      Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
   private static final Pattern KEY =
       Pattern.compile(
           "(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)"
@@ -54,22 +30,8 @@ final class ImdsValidation {
       problems.add("the metadata has no compute.osProfile");
       return problems;
     }
-    String user = profile.adminUsername();
-    if (user == null || !USER.matcher(user).matches()) {
-      problems.add(
-          "adminUsername "
-              + quoted(user)
-              + " is not a valid user name (lower case letters, digits, _ . -; at most 32)");
-    } else if (RESERVED.contains(user)) {
-      problems.add("adminUsername " + quoted(user) + " is a system account");
-    }
-    String host = profile.computerName();
-    if (host == null || host.length() > 63 || !validHost(host)) {
-      problems.add(
-          "computerName "
-              + quoted(host)
-              + " is not a valid host name (letters, digits and -, at most 63)");
-    }
+    Names.userProblem(profile.adminUsername()).ifPresent(p -> problems.add("adminUsername: " + p));
+    Names.hostProblem(profile.computerName()).ifPresent(p -> problems.add("computerName: " + p));
     for (ImdsInstance.PublicKey key : instance.compute().publicKeys()) {
       if (key.keyData() == null
           || key.keyData().length() > 16_384
@@ -84,15 +46,6 @@ final class ImdsValidation {
       }
     }
     return problems;
-  }
-
-  private static boolean validHost(String host) {
-    for (String label : host.split("\\.", -1)) {
-      if (!HOST_LABEL.matcher(label).matches()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static String quoted(String s) {

@@ -1,16 +1,10 @@
 package dev.kvprov.agent.state;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
+import dev.kvprov.agent.os.AtomicFiles;
 import dev.kvprov.kvp.VmId;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 
 /**
@@ -67,24 +61,6 @@ public final class ProvisioningState {
   }
 
   private void write(Path marker) throws IOException {
-    Files.createDirectories(directory);
-    Path temp =
-        Files.createTempFile(
-            directory,
-            "." + marker.getFileName(),
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        out.write(ByteBuffer.wrap((Instant.now() + "\n").getBytes(UTF_8)));
-        out.force(true);
-      }
-      Files.move(temp, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-        dir.force(true);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    AtomicFiles.write(marker, Instant.now() + "\n", "rw-------", -1, -1);
   }
 }

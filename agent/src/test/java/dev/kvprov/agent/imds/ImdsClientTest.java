@@ -185,8 +185,8 @@ class ImdsClientTest {
 
     assertThatThrownBy(client::fetch)
         .isInstanceOf(ImdsException.class)
-        .hasMessageContaining("adminUsername 'root' is a system account")
-        .hasMessageContaining("computerName 'bad_host!' is not a valid host name")
+        .hasMessageContaining("adminUsername: user name 'root' is a system account")
+        .hasMessageContaining("computerName: host name 'bad_host!' is not a valid host name")
         .hasMessageContaining("a public key is not one OpenSSH key line")
         .hasMessageContaining("path is not an absolute path: 'relative/keys'");
     assertThat(simulator.imdsRequests()).isEqualTo(1);
