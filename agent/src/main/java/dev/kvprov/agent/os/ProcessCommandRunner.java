@@ -75,7 +75,7 @@ public final class ProcessCommandRunner implements CommandRunner {
    * The arguments as telemetry may show them: the value after {@code -p}/{@code --password} (a
    * password hash, which could be cracked offline) is replaced.
    */
-  static List<String> shown(List<String> argv) {
+  public static List<String> shown(List<String> argv) {
     List<String> shown = new java.util.ArrayList<>(argv);
     for (int i = 1; i < shown.size(); i++) {
       String option = argv.get(i - 1);
