@@ -45,6 +45,12 @@ class ProvisionEndToEndTest {
   }
 
   private int provision(AzureSimulator simulator) throws Exception {
+    return provision(simulator, "", "");
+  }
+
+  /** Runs with short deadlines, plus extra wireserver keys and extra tables. */
+  private int provision(AzureSimulator simulator, String wireserverExtra, String extraTables)
+      throws Exception {
     Path config = dir.resolve("kvprov.toml");
     // Short deadlines, so that the failure scenarios end in seconds.
     Files.writeString(
@@ -54,7 +60,10 @@ class ProvisionEndToEndTest {
             + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
             + "[wireserver]\nendpoint = \""
             + simulator.wireserverEndpoint()
-            + "\"\ntotal_retry_timeout_secs = 2\n");
+            + "\"\ntotal_retry_timeout_secs = 2\n"
+            + wireserverExtra
+            + "\n"
+            + extraTables);
     ConfigOptions options = new ConfigOptions();
     options.root = root;
     options.config = config;
@@ -128,6 +137,7 @@ class ProvisionEndToEndTest {
       int before = pool().size();
       assertThat(provision(simulator)).isZero();
       assertThat(simulator.reports()).hasSize(1);
+      assertThat(pool()).as("one record saying there was nothing to do").hasSize(before + 1);
       List<KvprovRecord> added =
           KvpRecordFormat.decode(pool().subList(before, pool().size())).records().stream()
               .map(KvpRecordFormat.DecodedRecord::record)
@@ -305,5 +315,44 @@ class ProvisionEndToEndTest {
     assertThat(report().get("reason")).contains("Failed to read provisioning media");
     assertThat(report().get("detail").orElseThrow()).contains("DOCTYPE");
     assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+  }
+
+  @Test
+  void inProgress_isReportedWhenAsked_groupsComeFromTheConfiguration() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      int exit =
+          provision(
+              simulator,
+              "report_in_progress = true\n",
+              "[user]\ngroups = [\"sudo\", \"nosuchgroup\"]\n");
+
+      assertThat(exit).as(stderr.toString(UTF_8)).isZero();
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly(
+              "{\"state\":\"NotReady\",\"details\":{\"subStatus\":\"Provisioning\",\"description\":\"kvprov is provisioning the VM\"}}",
+              "{\"state\":\"Ready\"}");
+    }
+    String group = Files.readString(root.resolve("etc/group"));
+    assertThat(group)
+        .contains("sudo:x:27:azureuser")
+        .contains("adm:x:4:\n")
+        .doesNotContain("nosuchgroup");
+  }
+
+  @Test
+  void aTelemetryFailure_neverFailsProvisioning() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      int exit =
+          provision(
+              simulator, "", "[telemetry]\nkvp_directory = \"/etc/passwd/not-a-directory\"\n");
+
+      assertThat(exit).isZero();
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+    }
+    assertThat(stderr.toString(UTF_8).split("the KVP sink failed", -1)).hasSize(2);
+    assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
   }
 }

@@ -108,6 +108,16 @@ public final class AgentConfig {
     return bool(ConfigKey.SSH_QUERY_SSHD_CONFIG);
   }
 
+  /** Supplementary groups for the admin user (those the system lacks are skipped). */
+  public List<String> userGroups() {
+    return list(ConfigKey.USER_GROUPS);
+  }
+
+  /** Whether "provisioning in progress" is reported to the wireserver before the OS steps. */
+  public boolean reportInProgress() {
+    return bool(ConfigKey.WIRESERVER_REPORT_IN_PROGRESS);
+  }
+
   public List<String> hostnameBackends() {
     return list(ConfigKey.HOSTNAME_BACKENDS);
   }

@@ -19,6 +19,12 @@ enum ConfigKey {
   USER_BACKENDS("user_provisioners.backends", Type.choices("useradd"), List.of("useradd")),
   PASSWORD_BACKENDS(
       "password_provisioners.backends", Type.choices("passwd", "chpasswd"), List.of("passwd")),
+  USER_GROUPS(
+      "user.groups",
+      Type.STRING_LIST,
+      List.of(
+          "adm", "audio", "cdrom", "dialout", "dip", "floppy", "lxd", "netdev", "plugdev", "sudo",
+          "video")),
   IMDS_ENDPOINT("imds.endpoint", Type.URL, "http://169.254.169.254"),
   IMDS_CONNECTION_TIMEOUT("imds.connection_timeout_secs", Type.SECONDS, 2.0),
   IMDS_READ_TIMEOUT("imds.read_timeout_secs", Type.SECONDS, 60.0),
@@ -29,6 +35,7 @@ enum ConfigKey {
   PROXY_AGENT_ENABLE("azure_proxy_agent.enable", Type.BOOLEAN, true),
   WIRESERVER_ENDPOINT("wireserver.endpoint", Type.URL, "http://168.63.129.16"),
   WIRESERVER_PROTOCOL("wireserver.protocol", Type.choice("json", "xml"), "json"),
+  WIRESERVER_REPORT_IN_PROGRESS("wireserver.report_in_progress", Type.BOOLEAN, false),
   WIRESERVER_CONNECTION_TIMEOUT("wireserver.connection_timeout_secs", Type.SECONDS, 2.0),
   WIRESERVER_READ_TIMEOUT("wireserver.read_timeout_secs", Type.SECONDS, 60.0),
   WIRESERVER_TOTAL_RETRY_TIMEOUT("wireserver.total_retry_timeout_secs", Type.SECONDS, 1200.0),

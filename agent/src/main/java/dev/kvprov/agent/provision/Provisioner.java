@@ -120,8 +120,13 @@ public final class Provisioner {
     if (root.isLive()
         && Files.isDirectory(Path.of("/run/systemd/system"))
         && onPath("hostnamectl")) {
-      run("hostname", "Hostname setup failed", List.of("hostnamectl", "set-hostname", hostname));
-      return;
+      CommandResult result =
+          runner.run(List.of("hostnamectl", "set-hostname", hostname), COMMAND_TIMEOUT);
+      if (result.succeeded()) {
+        return;
+      }
+      // hostnamed not usable (masked, or D-Bus not up yet): set it the plain way below.
+      span.addEvent("hostnamectl failed (" + result.summary() + "); writing /etc/hostname instead");
     }
     Path file = root.resolve("/etc/hostname");
     if (Files.exists(file) && Files.readString(file).strip().equals(hostname)) {

@@ -100,6 +100,17 @@ public final class ProvisioningRun {
 
   /** Runs, reports, and says how it ended. */
   public Exit run() throws InterruptedException {
+    if (new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
+        == ProvisioningState.Next.NOTHING) {
+      // Every later boot: one record, nothing else.
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(Severity.INFO)
+          .setBody("already provisioned and reported Ready for VM " + vmId + ": nothing to do")
+          .emit();
+      return Exit.OK;
+    }
     Span span =
         telemetry.tracer().spanBuilder("provision").setAttribute("vm.id", vmId.value()).startSpan();
     try (Scope ignored = span.makeCurrent()) {
@@ -118,21 +129,12 @@ public final class ProvisioningRun {
         new ProvisioningState(root.resolve(config.stateDirectory().toString()));
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
-    if (next == ProvisioningState.Next.NOTHING) {
-      telemetry
-          .logger()
-          .logRecordBuilder()
-          .setSeverity(Severity.INFO)
-          .setBody("already provisioned and reported Ready for VM " + vmId + ": nothing to do")
-          .emit();
-      return Exit.OK;
-    }
     WireserverClient wireserver =
         new WireserverClient(
             config.wireserver(), "kvprov v" + agent.substring(7), telemetry.tracer());
     if (next == ProvisioningState.Next.PROVISION) {
       try {
-        provision();
+        provision(wireserver);
       } catch (ImdsException e) {
         return fail(
             wireserver, "imds", "Failed to fetch instance metadata", e.getMessage(), Exit.IMDS);
@@ -170,10 +172,23 @@ public final class ProvisioningRun {
     return Exit.OK;
   }
 
-  private void provision()
+  private void provision(WireserverClient wireserver)
       throws ImdsException, OvfException, ProvisioningException, InterruptedException {
     ImdsInstance instance = new ImdsClient(config.imds(), telemetry.tracer()).fetch();
     OvfEnvironment env = config.mediaEnabled() ? media.read() : null;
+    if (config.reportInProgress()) {
+      try {
+        wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
+      } catch (WireserverException e) {
+        // Optional: the platform waits for Ready or a failure either way.
+        telemetry
+            .logger()
+            .logRecordBuilder()
+            .setSeverity(Severity.WARN)
+            .setBody("the in-progress report was not accepted: " + e.getMessage())
+            .emit();
+      }
+    }
     try {
       if (env != null) {
         env.password().ifPresent(this::mask);
@@ -209,6 +224,7 @@ public final class ProvisioningRun {
           .password(env == null ? Optional.empty() : env.password())
           .passwordAuthentication(passwordLogin)
           .sshKeys(keys)
+          .groups(config.userGroups())
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())
           .build()
