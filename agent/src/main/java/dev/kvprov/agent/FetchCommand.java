@@ -6,8 +6,6 @@ import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
 import dev.kvprov.agent.imds.ImdsInstance;
 import dev.kvprov.agent.os.ProcessCommandRunner;
-import dev.kvprov.agent.ovf.DeviceMedia;
-import dev.kvprov.agent.ovf.DirectoryMedia;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
@@ -48,11 +46,7 @@ final class FetchCommand implements Callable<Integer> {
 
   @CommandLine.Mixin ConfigOptions options;
 
-  @Option(
-      names = "--media-dir",
-      paramLabel = "DIR",
-      description = "Read ovf-env.xml from DIR instead of the provisioning CD-ROM.")
-  Path mediaDir;
+  @CommandLine.Mixin MediaOptions mediaOptions;
 
   @Option(
       names = "--kvp-dir",
@@ -121,14 +115,7 @@ final class FetchCommand implements Callable<Integer> {
               + " SSH key(s)");
       if (cfg.mediaEnabled()) {
         ProvisioningMedia media =
-            mediaDir != null
-                ? new DirectoryMedia(mediaDir, t.tracer())
-                : new DeviceMedia(
-                    cfg.mediaDevices(),
-                    options.root,
-                    options.root.resolve("run/kvprov"),
-                    new ProcessCommandRunner(t.tracer()),
-                    t.tracer());
+            mediaOptions.media(cfg, options.root, new ProcessCommandRunner(t.tracer()), t.tracer());
         OvfEnvironment env = media.read();
         env.password().ifPresent(p -> registerSecret(t, p));
         out.println(

@@ -4,8 +4,6 @@ import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
-import dev.kvprov.agent.ovf.DeviceMedia;
-import dev.kvprov.agent.ovf.DirectoryMedia;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.VmId;
@@ -15,7 +13,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code kvprov provision}: what the first-boot service runs. */
 @Command(
@@ -43,16 +40,12 @@ final class ProvisionCommand implements Callable<Integer> {
 
   @CommandLine.Mixin ConfigOptions options;
 
-  @Option(
-      names = "--media-dir",
-      paramLabel = "DIR",
-      description = "Read ovf-env.xml from DIR instead of the provisioning CD-ROM.")
-  Path mediaDir;
+  @CommandLine.Mixin MediaOptions mediaOptions;
 
   @Override
   public Integer call() throws InterruptedException {
     // The stderr mirror writes to the process's stderr: the journal under systemd.
-    return run(options, mediaDir, System.err);
+    return run(options, mediaOptions.mediaDir, System.err);
   }
 
   static int run(ConfigOptions options, Path mediaDir, PrintStream err)
@@ -69,15 +62,10 @@ final class ProvisionCommand implements Callable<Integer> {
     VmId vmId = VmId.read(options.root);
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
+      MediaOptions mediaOptions = new MediaOptions();
+      mediaOptions.mediaDir = mediaDir;
       ProvisioningMedia media =
-          mediaDir != null
-              ? new DirectoryMedia(mediaDir, telemetry.tracer())
-              : new DeviceMedia(
-                  config.mediaDevices(),
-                  options.root,
-                  options.root.resolve("run/kvprov"),
-                  runner,
-                  telemetry.tracer());
+          mediaOptions.media(config, options.root, runner, telemetry.tracer());
       return new ProvisioningRun(
               config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
           .run()
