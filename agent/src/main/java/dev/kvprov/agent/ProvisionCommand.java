@@ -29,7 +29,7 @@ import picocli.CommandLine.Command;
       "",
       "Exit status: 0 provisioned (or nothing to do); 2 configuration error; 10 IMDS; 11 media;",
       "12 host name; 13 user; 14 password; 15 sudoers; 16 sshd; 17 SSH keys; 20 Ready not",
-      "reported; 21 state not recorded.",
+      "reported; 21 state not recorded; 30 an internal error (reported like the others).",
       "",
       "Examples:",
       "  kvprov provision",

@@ -3,7 +3,6 @@ package dev.kvprov.agent.imds;
 import dev.kvprov.agent.os.Names;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Checks what the agent will act on: a user name and a host name by the agent's one set of rules
@@ -11,10 +10,6 @@ import java.util.regex.Pattern;
  * like any other.
  */
 final class ImdsValidation {
-  private static final Pattern KEY =
-      Pattern.compile(
-          "(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)"
-              + "|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\\.com) [A-Za-z0-9+/]+={0,3}( [^\\r\\n]*)?");
 
   private ImdsValidation() {}
 
@@ -33,16 +28,14 @@ final class ImdsValidation {
     Names.userProblem(profile.adminUsername()).ifPresent(p -> problems.add("adminUsername: " + p));
     Names.hostProblem(profile.computerName()).ifPresent(p -> problems.add("computerName: " + p));
     for (ImdsInstance.PublicKey key : instance.compute().publicKeys()) {
-      if (key.keyData() == null
-          || key.keyData().length() > 16_384
-          || !KEY.matcher(key.keyData().strip()).matches()) {
-        problems.add("a public key is not one OpenSSH key line: " + key);
-      }
-      if (key.path() != null
-          && (!key.path().startsWith("/")
-              || key.path().contains("/../")
-              || key.path().endsWith("/.."))) {
-        problems.add("a public key's path is not an absolute path: " + quoted(key.path()));
+      Names.sshKeyProblem(key.keyData()).ifPresent(problems::add);
+      String path = key.path();
+      if (path != null
+          && (Names.hasControlCharacter(path)
+              || !path.startsWith("/")
+              || path.contains("/../")
+              || path.endsWith("/.."))) {
+        problems.add("a public key's path is not an absolute path: " + quoted(path));
       }
     }
     return problems;

@@ -41,7 +41,27 @@ public final class Names {
   private static final Pattern HOST_LABEL =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
+  private static final Pattern SSH_KEY =
+      Pattern.compile(
+          "(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)"
+              + "|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\\.com) [A-Za-z0-9+/]+={0,3}( [^\\r\\n]*)?");
+
   private Names() {}
+
+  /** Why {@code key} is not one OpenSSH public key line, or empty if it is. */
+  public static Optional<String> sshKeyProblem(String key) {
+    if (key == null || key.length() > 16_384 || !SSH_KEY.matcher(key.strip()).matches()) {
+      String shown =
+          key == null ? "(missing)" : shown(key.length() > 40 ? key.substring(0, 40) : key);
+      return Optional.of("a public key is not one OpenSSH key line: " + shown);
+    }
+    return Optional.empty();
+  }
+
+  /** Whether {@code text} holds a control character (a NUL, a line break, …). */
+  public static boolean hasControlCharacter(String text) {
+    return text.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
+  }
 
   /** Why {@code user} cannot be the admin user, or empty if it can. */
   public static Optional<String> userProblem(String user) {

@@ -38,7 +38,7 @@ import org.apache.commons.codec.digest.Sha2Crypt;
 public final class Provisioner {
   private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
   private static final Pattern PASSWORD_DIRECTIVE =
-      Pattern.compile("^\\s*PasswordAuthentication\\s+.*$", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("^\\s*PasswordAuthentication[\\s=]+.*$", Pattern.CASE_INSENSITIVE);
   private static final Pattern INCLUDES_DROP_INS =
       Pattern.compile(
           "^\\s*Include\\s+\\S*sshd_config\\.d/\\S*\\.conf\\s*$",
@@ -165,6 +165,15 @@ public final class Provisioner {
       argv.add(user);
       span.setAttribute("created", true);
       run("user", "User creation failed", argv);
+    } else if (existing.get().uid() < uidMin()) {
+      throw new ProvisioningException(
+          "user",
+          "User creation failed",
+          "user name '"
+              + user
+              + "' is an existing system account (uid "
+              + existing.get().uid()
+              + ")");
     } else {
       span.setAttribute("created", false);
       present = present.stream().filter(g -> !isMember(g)).toList();
@@ -182,6 +191,21 @@ public final class Provisioner {
         Files.setAttribute(home, "unix:gid", existing.get().gid());
       }
     }
+  }
+
+  /** The first uid of ordinary users: UID_MIN in the target's login.defs, else 1000. */
+  private int uidMin() {
+    try {
+      for (String line : Files.readAllLines(root.resolve("/etc/login.defs"))) {
+        String[] f = line.strip().split("\\s+");
+        if (f.length == 2 && f[0].equals("UID_MIN")) {
+          return Integer.parseInt(f[1]);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // no login.defs in the target: the usual default
+    }
+    return 1000;
   }
 
   private boolean isMember(String group) {
@@ -250,14 +274,47 @@ public final class Provisioner {
         span.setAttribute("changed", false); // already this password: keep the hash (and its salt)
         return;
       }
-      // The hash, never the password, reaches a command line.
       hash = Sha2Crypt.sha512Crypt(bytes);
     } finally {
       Arrays.fill(chars, '\0');
       Arrays.fill(bytes, (byte) 0);
     }
-    argv.addAll(List.of("-p", hash, user));
-    run("password", "Password setup failed", argv);
+    // Not even the hash goes on a command line (any local user can read those in /proc): on the
+    // live system chpasswd reads it from stdin; in an image root the shadow file is edited.
+    if (root.isLive()) {
+      run(
+          "password",
+          "Password setup failed",
+          List.of("chpasswd", "-e"),
+          (user + ":" + hash + "\n").getBytes(UTF_8));
+    } else {
+      setShadowHash(hash);
+    }
+  }
+
+  /** Sets the user's hash in the target's shadow file, atomically, keeping its mode and owner. */
+  private void setShadowHash(String hash) throws ProvisioningException, IOException {
+    Path shadow = root.resolve("/etc/shadow");
+    List<String> lines = new ArrayList<>(Files.readAllLines(shadow));
+    boolean found = false;
+    long today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toEpochDay();
+    for (int i = 0; i < lines.size(); i++) {
+      String[] f = lines.get(i).split(":", -1);
+      if (f.length >= 3 && f[0].equals(user)) {
+        f[1] = hash;
+        f[2] = String.valueOf(today);
+        lines.set(i, String.join(":", f));
+        found = true;
+      }
+    }
+    if (!found) {
+      throw new ProvisioningException(
+          "password", "Password setup failed", "no shadow entry for " + user);
+    }
+    String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(shadow));
+    int uid = (Integer) Files.getAttribute(shadow, "unix:uid");
+    int gid = (Integer) Files.getAttribute(shadow, "unix:gid");
+    AtomicFiles.write(shadow, String.join("\n", lines) + "\n", mode, uid, gid);
   }
 
   // ---- sudoers --------------------------------------------------------------------------------
@@ -294,30 +351,38 @@ public final class Provisioner {
     span.setAttribute("directive", directive);
     Path main = root.resolve("/etc/ssh/sshd_config");
     String config = Files.exists(main) ? Files.readString(main) : "";
-    Path written;
+    Path target;
+    String content;
     if (INCLUDES_DROP_INS.matcher(config).find()) {
-      written = root.resolve("/etc/ssh/sshd_config.d/50-kvprov.conf");
-      String content = directive + "\n";
-      if (Files.exists(written) && Files.readString(written).equals(content)) {
-        span.setAttribute("changed", false);
-        return;
-      }
-      AtomicFiles.write(written, content, "rw-r--r--", -1, -1);
+      // Named to sort first: for this directive sshd keeps the first value it reads.
+      target = root.resolve("/etc/ssh/sshd_config.d/00-kvprov.conf");
+      content = directive + "\n";
     } else {
-      written = main;
-      String edited = withDirective(config, directive);
-      if (edited.equals(config)) {
-        span.setAttribute("changed", false);
-        return;
+      target = main;
+      content = withDirective(config, directive);
+    }
+    span.setAttribute("file", target.toString());
+    boolean unchanged = Files.exists(target) && Files.readString(target).equals(content);
+    span.setAttribute("changed", !unchanged);
+    // Checked before it takes effect, and checked again when unchanged: a broken file left by an
+    // earlier run must not pass for a good one.
+    Path candidate = unchanged ? target : target.resolveSibling(".kvprov-candidate");
+    try {
+      if (!unchanged) {
+        AtomicFiles.write(candidate, content, "rw-r--r--", -1, -1);
       }
-      AtomicFiles.write(main, edited, "rw-r--r--", -1, -1);
+      if (onPath("sshd")) {
+        validateSshd(candidate, span);
+      }
+      if (!unchanged) {
+        AtomicFiles.write(target, content, "rw-r--r--", -1, -1);
+      }
+    } finally {
+      if (!unchanged) {
+        Files.deleteIfExists(candidate);
+      }
     }
-    span.setAttribute("file", written.toString());
-    span.setAttribute("changed", true);
-    if (onPath("sshd")) {
-      validateSshd(written, span);
-    }
-    if (root.isLive() && onPath("systemctl")) {
+    if (!unchanged && root.isLive() && onPath("systemctl")) {
       for (String unit : List.of("ssh", "sshd")) {
         CommandResult active =
             runner.run(List.of("systemctl", "is-active", "--quiet", unit), COMMAND_TIMEOUT);
@@ -336,10 +401,9 @@ public final class Provisioner {
    */
   private void validateSshd(Path written, Span span)
       throws ProvisioningException, IOException, InterruptedException {
-    List<String> check = new ArrayList<>(List.of("sshd", "-t"));
+    List<String> check = new ArrayList<>(List.of("sshd", "-t", "-f", written.toString()));
     Path keyDir = null;
     if (!root.isLive()) {
-      check.addAll(List.of("-f", written.toString()));
       if (onPath("ssh-keygen")) {
         keyDir = Files.createTempDirectory("kvprov-sshd-check");
         Path key = keyDir.resolve("host_key");
@@ -385,12 +449,21 @@ public final class Provisioner {
    */
   static String withDirective(String config, String directive) {
     List<String> lines = new ArrayList<>(config.lines().toList());
-    boolean placed = false;
+    int firstMatch = lines.size();
     for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).strip().toLowerCase(java.util.Locale.ROOT).startsWith("match ")) {
+        firstMatch = i;
+        break;
+      }
+    }
+    boolean placed = false;
+    // Only the global part: a Match block's own setting is the administrator's exception.
+    for (int i = 0; i < firstMatch; i++) {
       if (PASSWORD_DIRECTIVE.matcher(lines.get(i)).matches()
           && !lines.get(i).strip().startsWith("#")) {
         if (placed) {
           lines.remove(i--);
+          firstMatch--;
         } else {
           lines.set(i, directive);
           placed = true;
@@ -398,14 +471,7 @@ public final class Provisioner {
       }
     }
     if (!placed) {
-      int at = lines.size();
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).strip().toLowerCase(java.util.Locale.ROOT).startsWith("match ")) {
-          at = i;
-          break;
-        }
-      }
-      lines.add(at, directive);
+      lines.add(firstMatch, directive);
     }
     return String.join("\n", lines) + "\n";
   }
@@ -434,6 +500,14 @@ public final class Provisioner {
     Path defaultFile = Path.of(home).resolve(expand(pattern, home)).normalize();
     java.util.Map<Path, List<String>> byFile = new java.util.LinkedHashMap<>();
     for (SshKey key : keys) {
+      Optional<String> bad = Names.sshKeyProblem(key.keyData());
+      if (bad.isPresent()) {
+        throw new ProvisioningException("ssh_keys", "SSH key setup failed", bad.get());
+      }
+      if (key.path().isPresent() && Names.hasControlCharacter(key.path().get())) {
+        throw new ProvisioningException(
+            "ssh_keys", "SSH key setup failed", "a key path holds a control character");
+      }
       Path target = defaultFile;
       if (key.path().isPresent()) {
         Path asked = Path.of(key.path().get()).normalize();
@@ -455,8 +529,11 @@ public final class Provisioner {
   }
 
   private void install(Passwd entry, Path file, List<String> add, Span span) throws IOException {
-    Path target = root.resolve(file.toString());
     Path home = root.resolve(entry.home());
+    Path target = root.resolve(file.toString());
+    if (target.startsWith(home)) {
+      SystemRoot.noLinksBelow(home, target); // the user can plant links there; not elsewhere
+    }
     // Every directory from the home down to the file: 0700, the user's.
     Path dir = target.getParent();
     List<Path> dirs = new ArrayList<>();
@@ -469,6 +546,10 @@ public final class Provisioner {
       }
       Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
       chown(d, entry, span);
+    }
+    if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        && !Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(target + " is not a regular file; refusing to touch it");
     }
     List<String> lines =
         Files.exists(target) ? new ArrayList<>(Files.readAllLines(target)) : new ArrayList<>();
@@ -484,8 +565,10 @@ public final class Provisioner {
     span.setAttribute("added." + file.getFileName(), (long) added);
     if (added > 0 || !Files.exists(target)) {
       AtomicFiles.write(target, String.join("\n", lines) + "\n", "rw-------", -1, -1);
-      chown(target, entry, span);
+    } else {
+      Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
     }
+    chown(target, entry, span); // also mends a file left with the wrong owner
   }
 
   /**
@@ -529,9 +612,14 @@ public final class Provisioner {
 
   private void run(String step, String reason, List<String> argv)
       throws ProvisioningException, InterruptedException {
+    run(step, reason, argv, new byte[0]);
+  }
+
+  private void run(String step, String reason, List<String> argv, byte[] stdin)
+      throws ProvisioningException, InterruptedException {
     CommandResult result;
     try {
-      result = runner.run(argv, COMMAND_TIMEOUT);
+      result = runner.run(argv, stdin, COMMAND_TIMEOUT);
     } catch (IOException e) {
       throw new ProvisioningException(
           step, reason, argv.get(0) + " could not run: " + e.getMessage(), e);

@@ -53,7 +53,9 @@ public final class ProvisioningRun {
     SSHD(16),
     SSH_KEYS(17),
     REPORT(20),
-    STATE(21);
+    STATE(21),
+    /** A defect in kvprov itself; still reported like any failure. */
+    INTERNAL(30);
 
     public final int code;
 
@@ -143,6 +145,14 @@ public final class ProvisioningRun {
             wireserver, "media", "Failed to read provisioning media", e.getMessage(), Exit.MEDIA);
       } catch (ProvisioningException e) {
         return fail(wireserver, e.step(), e.reason(), e.detail(), Exit.forStep(e.step()));
+      } catch (RuntimeException e) {
+        // A bug must not leave the platform waiting for a report until it gives up on the VM.
+        return fail(
+            wireserver,
+            "internal",
+            "Provisioning failed unexpectedly",
+            e.toString(),
+            Exit.INTERNAL);
       }
       try {
         state.markProvisioned(vmId);

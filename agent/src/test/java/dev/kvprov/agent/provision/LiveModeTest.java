@@ -69,16 +69,18 @@ class LiveModeTest {
     assertThat(output).contains("done").doesNotContain("never-log-me");
     List<String> commands = output.lines().filter(l -> l.startsWith("command: ")).toList();
     assertThat(commands)
-        .contains("command: hostname live-test", "command: sshd -t")
+        .contains("command: hostname live-test", "command: chpasswd -e")
         .anyMatch(c -> c.startsWith("command: useradd -m -d /home/liveuser"))
-        .anyMatch(c -> c.equals("command: usermod -p [redacted] liveuser"))
-        .anyMatch(c -> c.startsWith("command: sshd -T -C user=liveuser,host=live-test"));
+        .anyMatch(c -> c.startsWith("command: sshd -t -f /etc/ssh/sshd_config.d/.kvprov-candidate"))
+        .anyMatch(c -> c.startsWith("command: sshd -T -C user=liveuser,host=live-test"))
+        .noneMatch(c -> c.contains("$6$"));
+    assertThat(Files.readString(scratch.resolve("etc/shadow"))).containsPattern("liveuser:\\$6\\$");
     Path etc = scratch.resolve("etc");
     assertThat(Files.readString(etc.resolve("passwd"))).contains("liveuser:x:");
     assertThat(Files.readString(etc.resolve("hostname"))).isEqualTo("live-test\n");
     assertThat(Files.readString(etc.resolve("sudoers.d/90-kvprov-liveuser")))
         .isEqualTo("liveuser ALL=(ALL) ALL\n");
-    assertThat(Files.readString(etc.resolve("ssh/sshd_config.d/50-kvprov.conf")))
+    assertThat(Files.readString(etc.resolve("ssh/sshd_config.d/00-kvprov.conf")))
         .isEqualTo("PasswordAuthentication no\n");
     assertThat(Files.readAllLines(scratch.resolve("home/liveuser/.ssh/authorized_keys")))
         .containsExactly(ProvisionerTest.KEY);

@@ -101,7 +101,7 @@ class ProvisionerTest {
     assertThat(Files.readString(sudoers)).isEqualTo("azureuser ALL=(ALL) ALL\n");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sudoers)))
         .isEqualTo("r--r-----");
-    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf")))
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
         .isEqualTo("PasswordAuthentication yes\n");
     Path keys = root.resolve("home/azureuser/.ssh/authorized_keys");
     assertThat(Files.readAllLines(keys)).containsExactly(KEY, KEY2);
@@ -115,7 +115,9 @@ class ProvisionerTest {
     // The password never reached a command line: only its hash did.
     assertThat(commands)
         .allSatisfy(argv -> assertThat(String.join(" ", argv)).doesNotContain("never-log-me"));
-    assertThat(commands).extracting(c -> c.get(0)).contains("useradd", "usermod", "visudo", "sshd");
+    assertThat(commands).extracting(c -> c.get(0)).contains("useradd", "visudo", "sshd");
+    assertThat(commands)
+        .allSatisfy(argv -> assertThat(String.join(" ", argv)).doesNotContain("$6$"));
   }
 
   @Test
@@ -150,7 +152,7 @@ class ProvisionerTest {
     assertThat(line(root.resolve("etc/shadow"), "azureuser:")).startsWith("azureuser:!");
     assertThat(Files.readString(root.resolve("etc/sudoers.d/90-kvprov-azureuser")))
         .isEqualTo("azureuser ALL=(ALL) NOPASSWD: ALL\n");
-    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf")))
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
         .isEqualTo("PasswordAuthentication no\n");
   }
 
@@ -174,7 +176,7 @@ class ProvisionerTest {
         .doesNotContain("#PasswordAuthentication no");
     assertThat(edited.indexOf("PasswordAuthentication no"))
         .isLessThan(edited.indexOf("Match User backup"));
-    assertThat(Files.exists(root.resolve("etc/ssh/sshd_config.d/50-kvprov.conf"))).isFalse();
+    assertThat(Files.exists(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf"))).isFalse();
   }
 
   @Test
@@ -236,5 +238,110 @@ class ProvisionerTest {
         .isInstanceOf(ProvisioningException.class)
         .hasMessageStartingWith("useradd failed: exit 12: useradd: cannot create directory")
         .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("user"));
+  }
+
+  @Test
+  void aSymlinkPlantedInTheHome_isRefused_andItsTargetUntouched() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    provisioner(root).build().provision();
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.setPosixFilePermissions(outside, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path ssh = root.resolve("home/azureuser/.ssh");
+    try (Stream<Path> files = Files.list(ssh)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(ssh);
+    Files.createSymbolicLink(ssh, outside);
+
+    assertThatThrownBy(() -> provisioner(root).build().provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining("is a symbolic link; refusing to write through it");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(outside)))
+        .isEqualTo("rwxr-xr-x");
+    assertThat(Files.getAttribute(outside, "unix:uid")).isEqualTo(0);
+    try (Stream<Path> files = Files.list(outside)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void anAuthorizedKeysFileThatIsALink_isRefused_andItsTargetIsNotCopied() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    provisioner(root).build().provision();
+    Path secret = dir.resolve("shadow-like");
+    Files.writeString(secret, "root:$6$SECRETHASH:1::::::\n");
+    Path keys = root.resolve("home/azureuser/.ssh/authorized_keys");
+    Files.delete(keys);
+    Files.createSymbolicLink(keys, secret);
+
+    assertThatThrownBy(() -> provisioner(root).build().provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining("symbolic link");
+    assertThat(Files.isSymbolicLink(keys)).isTrue();
+    assertThat(Files.readString(secret)).isEqualTo("root:$6$SECRETHASH:1::::::\n");
+  }
+
+  @Test
+  void anExistingSystemAccount_isNotMadeTheAdmin() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    Files.writeString(
+        root.resolve("etc/passwd"),
+        Files.readString(root.resolve("etc/passwd"))
+            + "postgres:x:110:118::/var/lib/postgresql:/bin/bash\n");
+
+    assertThatThrownBy(() -> provisioner(root).user("postgres").build().provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessage("user name 'postgres' is an existing system account (uid 110)");
+    assertThat(Files.exists(root.resolve("etc/sudoers.d/90-kvprov-postgres"))).isFalse();
+  }
+
+  @Test
+  void aKeyWithALineBreak_isRefused_notAppendedOnEveryRun() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .sshKeys(List.of(new SshKey(KEY + "\nssh-rsa AAAA injected", Optional.empty())))
+                    .build()
+                    .provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining("not one OpenSSH key line");
+  }
+
+  @Test
+  void theSshdEdit_leavesMatchBlocksAlone_andKnowsTheEqualsForm() {
+    String config =
+        "PasswordAuthentication=yes\nUsePAM yes\nMatch Address 10.0.0.0/8\n  PasswordAuthentication yes\n";
+
+    String edited = Provisioner.withDirective(config, "PasswordAuthentication no");
+
+    assertThat(edited)
+        .isEqualTo(
+            "PasswordAuthentication no\nUsePAM yes\nMatch Address 10.0.0.0/8\n  PasswordAuthentication yes\n");
+    assertThat(
+            Provisioner.withDirective(
+                "Match User x\n  X11Forwarding no\n", "PasswordAuthentication no"))
+        .isEqualTo("PasswordAuthentication no\nMatch User x\n  X11Forwarding no\n");
+  }
+
+  @Test
+  void aBrokenSshdConfig_isNeverWritten_andNeverPassesOnALaterRun() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(Path.of("/run/sshd")) && Files.isExecutable(Path.of("/usr/sbin/sshd")),
+        "sshd checks configurations only with its /run/sshd (made by .ci/run)");
+    Path root = DemoRoot.create(dir.resolve("root"), false);
+    Path config = root.resolve("etc/ssh/sshd_config");
+    String broken = Files.readString(config) + "BogusDirective yes\n";
+    Files.writeString(config, broken);
+
+    for (int run = 0; run < 2; run++) {
+      assertThatThrownBy(() -> provisioner(root).build().provision())
+          .isInstanceOf(ProvisioningException.class)
+          .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("sshd"));
+      assertThat(Files.readString(config)).isEqualTo(broken);
+    }
   }
 }
