@@ -17,6 +17,13 @@ public final class DemoRoot {
     Files.createDirectories(dir.resolve("etc/sudoers.d"));
     Files.createDirectories(dir.resolve("etc/ssh/sshd_config.d"));
     Files.createDirectories(dir.resolve("home"));
+    // The image's login shell: a placeholder is enough for useradd to choose it.
+    Files.createDirectories(dir.resolve("bin"));
+    Path bash = dir.resolve("bin/bash");
+    if (!Files.exists(bash)) {
+      Files.writeString(bash, "#!/bin/sh\n# placeholder for the demo root's login shell\n");
+      Files.setPosixFilePermissions(bash, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
     Files.writeString(
         dir.resolve("etc/passwd"),
         "root:x:0:0:root:/root:/bin/bash\nsshd:x:101:65534::/run/sshd:/usr/sbin/nologin\n");

@@ -156,7 +156,7 @@ public final class Provisioner {
       argv.add("useradd");
       argv.addAll(root.prefixArguments());
       argv.addAll(List.of("-m", "-d", "/home/" + user));
-      if (Files.isExecutable(root.resolve("/bin/bash")) || !root.isLive()) {
+      if (Files.isExecutable(root.resolve("/bin/bash"))) {
         argv.addAll(List.of("-s", "/bin/bash"));
       }
       if (!present.isEmpty()) {
@@ -321,8 +321,10 @@ public final class Provisioner {
 
   private void sudoers(Span span) throws ProvisioningException, IOException, InterruptedException {
     String rule = user + " ALL=(ALL) " + (password.isPresent() ? "ALL" : "NOPASSWD: ALL") + "\n";
-    // sudo skips drop-ins whose names contain a dot.
-    Path file = root.resolve("/etc/sudoers.d/90-kvprov-" + user.replace('.', '_'));
+    // sudo skips drop-ins whose names contain a dot: spell it out, one-to-one ("a.b" and "a_b"
+    // must not share a file).
+    Path file =
+        root.resolve("/etc/sudoers.d/90-kvprov-" + user.replace("_", "_u").replace(".", "_d"));
     span.setAttribute("file", file.toString());
     if (Files.exists(file) && Files.readString(file).equals(rule)) {
       span.setAttribute("changed", false);

@@ -136,7 +136,17 @@ class ProvisionerTest {
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path p : walk.filter(Files::isRegularFile).toList()) {
         FileTime modified = Files.getLastModifiedTime(p);
-        files.put(root.relativize(p), Files.readString(p) + "@" + modified);
+        files.put(
+            root.relativize(p),
+            Files.readString(p)
+                + "@"
+                + modified
+                + " "
+                + PosixFilePermissions.toString(Files.getPosixFilePermissions(p))
+                + " "
+                + Files.getAttribute(p, "unix:uid")
+                + ":"
+                + Files.getAttribute(p, "unix:gid"));
       }
     }
     return files;
@@ -295,6 +305,16 @@ class ProvisionerTest {
         .isInstanceOf(ProvisioningException.class)
         .hasMessage("user name 'postgres' is an existing system account (uid 110)");
     assertThat(Files.exists(root.resolve("etc/sudoers.d/90-kvprov-postgres"))).isFalse();
+  }
+
+  @Test
+  void usersThatDifferByADotOrAnUnderscore_getSudoersFilesOfTheirOwn() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    provisioner(root).user("a.b").sshKeys(List.of()).build().provision();
+    provisioner(root).user("a_b").sshKeys(List.of()).build().provision();
+
+    assertThat(Files.readString(root.resolve("etc/sudoers.d/90-kvprov-a_db"))).startsWith("a.b ");
+    assertThat(Files.readString(root.resolve("etc/sudoers.d/90-kvprov-a_ub"))).startsWith("a_b ");
   }
 
   @Test
