@@ -134,7 +134,9 @@ final class DemoCommand implements Callable<Integer> {
       out.println("  markers:          " + root.resolve("var/lib/kvprov"));
       out.println("  configuration:    " + config);
       out.println(
-          "  provisioning media (sample ovf-env.xml, password canary 'never-log-me'): " + media);
+          "  provisioning media:  "
+              + media
+              + "   (its sample password is a canary: grep any output for it)");
       out.println("  exit status:      " + exit);
       return exit;
     }
