@@ -63,8 +63,7 @@ class DemoCommandTest {
             Files.readAllBytes(dir.resolve("ok/root/var/lib/hyperv/.kvp_pool_1")),
             StandardCharsets.UTF_8);
     for (String output : new String[] {result[1], result[2], pool}) {
-      assertThat(output.replace("password canary 'never-log-me'", ""))
-          .doesNotContain("never-log-me");
+      assertThat(output).doesNotContain("never-log-me");
     }
   }
 
