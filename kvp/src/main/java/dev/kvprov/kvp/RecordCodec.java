@@ -99,6 +99,16 @@ public final class RecordCodec {
   }
 
   /**
+   * Streams the records of a pool read from {@code in} (a pipe, an export) to {@code visitor}, in
+   * constant memory, with the same tolerance as {@link #decode}. No lock is taken.
+   */
+  public static void scan(java.io.InputStream in, PoolVisitor visitor) throws IOException {
+    requireNonNull(in, "in");
+    requireNonNull(visitor, "visitor");
+    new PoolScanner().scan(Channels.newChannel(in), visitor);
+  }
+
+  /**
    * Decodes a whole pool held in memory: every complete record, and a problem for each damaged
    * field and for a trailing partial record.
    */

@@ -1,0 +1,34 @@
+package dev.kvprov.inspect;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * One logical item of a pool: a record, or the records a writer split one value into, put back
+ * together.
+ *
+ * @param index the index of its first record
+ * @param records the indexes of all its records, in pool order
+ * @param key the logical key (without chunk suffixes)
+ * @param writer {@code kvprov}, {@code azure-init}, {@code cloud-init}, {@code report} or {@code
+ *     other}
+ * @param value the logical value: for a chunked cloud-init event, the event JSON as it would have
+ *     been written unsplit
+ * @param problems what was wrong with it (damaged records, missing pieces)
+ */
+public record Item(
+    int index,
+    List<Integer> records,
+    String key,
+    String writer,
+    String value,
+    List<String> problems) {
+  public Item {
+    records = List.copyOf(records);
+    requireNonNull(key, "key");
+    requireNonNull(writer, "writer");
+    requireNonNull(value, "value");
+    problems = List.copyOf(problems);
+  }
+}

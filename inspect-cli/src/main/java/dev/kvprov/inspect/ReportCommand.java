@@ -1,0 +1,83 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.otel.ProvisioningReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp report}: the platform's PROVISIONING_REPORT, whoever wrote it. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+    },
+    footer = {
+      "",
+      "Exit status: 0 success; 1 a failure report, or no report; 2 usage error; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp report",
+      "  kvp report --root /mnt/rescued-disk --json"
+    })
+final class ReportCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(names = "--json", description = "{\"fields\": {...}, \"raw\": \"...\"}")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    String[] raw = new String[1];
+    Items items =
+        new Items(
+            item -> {
+              if (item.writer().equals("report")) {
+                raw[0] = item.value(); // the last one counts, should a writer have left two
+              }
+            });
+    try {
+      input.scan(System.in, items);
+      items.finish();
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println("kvp report: " + input.describe() + ": " + e.getMessage());
+      return 3;
+    }
+    if (raw[0] == null) {
+      out.println(
+          json
+              ? "{\"fields\":null,\"raw\":null}"
+              : "no PROVISIONING_REPORT in " + input.describe());
+      return 1;
+    }
+    ProvisioningReport report;
+    try {
+      report = ProvisioningReport.parse(raw[0]);
+    } catch (IllegalArgumentException e) {
+      out.println("unreadable PROVISIONING_REPORT: " + e.getMessage() + "\n  " + raw[0]);
+      return 1;
+    }
+    if (json) {
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode node = mapper.createObjectNode();
+      ObjectNode fields = node.putObject("fields");
+      report.fields().forEach(f -> fields.put(f.key(), f.value()));
+      node.put("raw", raw[0]);
+      out.println(node);
+    } else {
+      int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
+      report.fields().forEach(f -> out.printf("%-" + width + "s  %s%n", f.key(), f.value()));
+    }
+    return report.isSuccess() ? 0 : 1;
+  }
+}

@@ -1,0 +1,166 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.ProvisioningReport;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class KvpCommandTest {
+  static final Path CLOUD_INIT_POOL =
+      Path.of(
+          System.getProperty("kvprov.fixtures", "../../shared/fixtures"),
+          "pools/cloud-init-22.4.2.kvp_pool_1");
+
+  @TempDir Path dir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = KvpCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  private List<JsonNode> jsonLines() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : out.toString().lines().toList()) {
+      lines.add(json.readTree(line));
+    }
+    return lines;
+  }
+
+  @Test
+  void list_cloudInitPool_reassemblesChunkedEventsExactly() throws Exception {
+    assertThat(run("list", "--json", "--file", CLOUD_INIT_POOL.toString())).isZero();
+
+    List<JsonNode> items = jsonLines();
+    assertThat(items).hasSize(7);
+    assertThat(items).allMatch(i -> i.path("writer").asText().equals("cloud-init"));
+    JsonNode chunked = items.get(5);
+    assertThat(chunked.path("records").toString()).isEqualTo("[5,6,7,8]");
+    assertThat(chunked.path("key").asText())
+        .isEqualTo(
+            "CLOUD_INIT|1795322355|diagnostic|diagnostic message|1e646660-0427-4773-b86c-a885d654a025");
+    assertThat(chunked.path("event").path("msg").asText())
+        .isEqualTo("line with \"quotes\" and \\backslash\\ and café\n".repeat(60));
+    JsonNode dmesg = items.get(6);
+    assertThat(dmesg.path("records").toString()).isEqualTo("[9,10,11]");
+    assertThat(dmesg.path("event").path("msg").asText())
+        .startsWith("{\"encoding\": \"gz+b64\", \"data\": \"");
+    assertThat(items.get(4).path("event").path("result").asText()).isEqualTo("FAIL");
+  }
+
+  @Test
+  void list_ourOwnPool_putsSplitRecordsBackTogether() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    try (KvpTelemetry telemetry =
+        KvpTelemetry.builder()
+            .vmId(new VmId(VmId.UNKNOWN, "test"))
+            .kvp(pool)
+            .noStderrMirror()
+            .stderr(new PrintStream(OutputStream.nullOutputStream()))
+            .environment(Map.of())
+            .shutdownHook(false)
+            .build()) {
+      telemetry
+          .tracer()
+          .spanBuilder("big")
+          .setAttribute("log", "é|x".repeat(600))
+          .startSpan()
+          .end();
+    }
+    List<KvpRecord> records = pool.read().records();
+    assertThat(records.size()).isGreaterThan(3);
+
+    assertThat(run("list", "--json", "--dir", dir.toString())).isZero();
+
+    List<JsonNode> items = jsonLines();
+    assertThat(items).hasSize(2);
+    JsonNode end = items.get(1);
+    assertThat(end.path("writer").asText()).isEqualTo("kvprov");
+    // The attribute was set at start, so both the start and the end record were split.
+    assertThat(items.get(0).path("records").size() + end.path("records").size())
+        .isEqualTo(records.size());
+    assertThat(end.path("records").size()).isGreaterThan(1);
+    assertThat(end.path("value").asText()).contains("Attr: log=" + "é\\|x".repeat(600));
+  }
+
+  @Test
+  void list_readsAPoolFromStdin_andFilters() throws Exception {
+    System.setIn(Files.newInputStream(CLOUD_INIT_POOL));
+    try {
+      assertThat(run("list", "--file", "-", "--grep", "failing_step")).isZero();
+    } finally {
+      System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+    }
+    assertThat(out.toString().lines().filter(l -> l.contains("cloud-init"))).hasSize(2);
+  }
+
+  @Test
+  void report_exitStatusSaysSuccessFailureOrNone() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    assertThat(run("report", "--dir", dir.toString())).isEqualTo(3); // no pool at all: an I/O error
+
+    pool.append(new KvpRecord("other", "x"));
+    assertThat(run("report", "--dir", dir.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains("no PROVISIONING_REPORT");
+
+    pool.upsert(
+        new KvpRecord(
+            "PROVISIONING_REPORT",
+            ProvisioningReport.failure(
+                    "User creation failed",
+                    "kvprov/0.1.0",
+                    "vm",
+                    Instant.parse("2026-01-01T00:00:00Z"),
+                    Map.of("step", "user"))
+                .encode()));
+    out.getBuffer().setLength(0);
+    assertThat(run("report", "--json", "--dir", dir.toString())).isEqualTo(1);
+    JsonNode report = new ObjectMapper().readTree(out.toString());
+    assertThat(report.path("fields").path("reason").asText()).isEqualTo("User creation failed");
+    assertThat(report.path("raw").asText()).startsWith("result=error|");
+
+    pool.upsert(
+        new KvpRecord(
+            "PROVISIONING_REPORT",
+            "result=success|agent=Azure-Init/0.1|pps_type=None|vm_id=vm|timestamp=t"));
+    out.getBuffer().setLength(0);
+    assertThat(run("report", "--dir", dir.toString())).isZero();
+    assertThat(out.toString()).contains("agent      Azure-Init/0.1");
+  }
+
+  @Test
+  void damage_isShownWithItsOffset_andTheExitStatusSaysSo() throws Exception {
+    byte[] pool = Files.readAllBytes(CLOUD_INIT_POOL);
+    pool[2560 + 512 + 3] = (byte) 0xFF; // invalid UTF-8 inside record 1's value
+    Path damaged = dir.resolve("damaged");
+    Files.write(damaged, pool);
+
+    assertThat(run("list", "--file", damaged.toString())).isEqualTo(1);
+
+    assertThat(out.toString()).contains("! offset 3075 (record 1): VALUE_INVALID_UTF8");
+    assertThat(new String(Files.readAllBytes(damaged), UTF_8)).isNotEmpty();
+  }
+}
