@@ -163,4 +163,51 @@ class KvpCommandTest {
     assertThat(out.toString()).contains("! offset 3075 (record 1): VALUE_INVALID_UTF8");
     assertThat(new String(Files.readAllBytes(damaged), UTF_8)).isNotEmpty();
   }
+
+  @Test
+  void doctor_aHealthyPool_isHealthy() {
+    assertThat(run("doctor", "--file", CLOUD_INIT_POOL.toString())).isZero();
+    assertThat(out.toString()).contains("12 records, healthy");
+  }
+
+  @Test
+  void doctor_namesEveryKindOfDamage_withRecordAndOffset() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).limits(dev.kvprov.kvp.KvpLimits.WIRE).build();
+    pool.append(
+        List.of(
+            new KvpRecord("ok", "fine"),
+            new KvpRecord("k".repeat(300), "v"),
+            new KvpRecord("long", "v".repeat(1500)),
+            new KvpRecord("OK", "the same key to the host")));
+    byte[] bytes = Files.readAllBytes(file);
+    byte[] torn = java.util.Arrays.copyOf(bytes, bytes.length + 10);
+    torn[torn.length - 10] = 'x';
+    Files.write(file, torn);
+    Files.setPosixFilePermissions(
+        file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+
+    assertThat(run("doctor", "--json", "--file", file.toString())).isEqualTo(1);
+
+    JsonNode report = new ObjectMapper().readTree(out.toString());
+    assertThat(report.path("healthy").asBoolean()).isFalse();
+    List<String> kinds = new ArrayList<>();
+    report
+        .path("problems")
+        .forEach(
+            p ->
+                kinds.add(
+                    p.path("kind").asText()
+                        + "@"
+                        + p.path("record").asInt()
+                        + ":"
+                        + p.path("offset").asLong()));
+    assertThat(kinds)
+        .containsExactlyInAnyOrder(
+            "key_cut_by_host@1:2560",
+            "value_cut_by_host@2:5632",
+            "duplicate_key@3:7680",
+            "trailing_partial_record@4:10240",
+            "file_mode@-1:-1");
+  }
 }
