@@ -210,4 +210,57 @@ class KvpCommandTest {
             "trailing_partial_record@4:10240",
             "file_mode@-1:-1");
   }
+
+  @Test
+  void tree_rebuildsOurSpans_byParent_markingFailedAndUnfinishedOnes() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    try (KvpTelemetry telemetry =
+        KvpTelemetry.builder()
+            .vmId(new VmId(VmId.UNKNOWN, "test"))
+            .kvp(pool)
+            .noStderrMirror()
+            .stderr(new PrintStream(OutputStream.nullOutputStream()))
+            .environment(Map.of())
+            .shutdownHook(false)
+            .build()) {
+      var root = telemetry.tracer().spanBuilder("provision").startSpan();
+      try (var scope = root.makeCurrent()) {
+        telemetry.tracer().spanBuilder("imds.fetch").startSpan().end();
+        var user = telemetry.tracer().spanBuilder("user.create").startSpan();
+        user.setStatus(io.opentelemetry.api.trace.StatusCode.ERROR, "useradd exited 9");
+        user.end();
+        telemetry.tracer().spanBuilder("hangs").startSpan(); // never ended: killed mid-step
+      }
+      root.end();
+    }
+
+    assertThat(run("tree", "--json", "--dir", dir.toString())).isZero();
+
+    JsonNode tree = new ObjectMapper().readTree(out.toString());
+    assertThat(tree).hasSize(1);
+    JsonNode provision = tree.get(0);
+    assertThat(provision.path("name").asText()).isEqualTo("provision");
+    List<String> children = new ArrayList<>();
+    provision
+        .path("children")
+        .forEach(c -> children.add(c.path("name").asText() + "=" + c.path("status").asText()));
+    assertThat(children).containsExactly("imds.fetch=ok", "user.create=error", "hangs=unfinished");
+    assertThat(provision.path("duration_ms").asDouble()).isGreaterThanOrEqualTo(0);
+
+    out.getBuffer().setLength(0);
+    assertThat(run("tree", "--dir", dir.toString())).isZero();
+    assertThat(out.toString())
+        .contains("user.create  [kvprov] FAILED: useradd exited 9")
+        .contains("hangs  [kvprov] STARTED, NEVER FINISHED");
+  }
+
+  @Test
+  void tree_ofCloudInitEvents_pairsStartsAndFinishes() throws Exception {
+    assertThat(run("tree", "--json", "--file", CLOUD_INIT_POOL.toString())).isZero();
+
+    JsonNode tree = new ObjectMapper().readTree(out.toString());
+    List<String> spans = new ArrayList<>();
+    tree.forEach(n -> spans.add(n.path("name").asText() + "=" + n.path("status").asText()));
+    assertThat(spans).containsExactly("azure-ds/crawl_metadata=ok", "azure-ds/failing_step=error");
+  }
 }

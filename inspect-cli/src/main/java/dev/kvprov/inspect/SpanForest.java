@@ -1,0 +1,114 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvprovRecord;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Spans rebuilt from items: kvprov's by span and parent id; cloud-init's by pairing start and
+ * finish events of one name, nested by their {@code /}-joined names.
+ */
+final class SpanForest {
+  final List<SpanNode> roots = new ArrayList<>();
+  private final Map<String, SpanNode> kvprovSpans = new LinkedHashMap<>();
+  private final Map<String, String> kvprovParents = new LinkedHashMap<>();
+  private final Deque<SpanNode> cloudInitOpen = new ArrayDeque<>();
+  private final ObjectMapper json = new ObjectMapper();
+
+  void add(Item item) {
+    switch (item.writer()) {
+      case "kvprov" -> kvprov(item);
+      case "cloud-init" -> cloudInit(item);
+      default -> {}
+    }
+  }
+
+  private void kvprov(Item item) {
+    for (KvpRecordFormat.DecodedRecord decoded :
+        KvpRecordFormat.decode(List.of(new KvpRecord(item.key(), item.value()))).records()) {
+      KvprovRecord r = decoded.record();
+      if (r.kind() != KvprovRecord.Kind.START && r.kind() != KvprovRecord.Kind.END) {
+        continue;
+      }
+      SpanNode node =
+          kvprovSpans.computeIfAbsent(
+              r.recordId(), id -> new SpanNode(r.name().orElse("?"), "kvprov"));
+      r.parentSpanId().ifPresent(p -> kvprovParents.put(r.recordId(), p));
+      node.start = r.start().orElse(node.start);
+      if (r.kind() == KvprovRecord.Kind.END) {
+        node.end = r.end().orElse(null);
+        node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
+        node.message = r.errorMessage().orElse("");
+      }
+    }
+  }
+
+  private void cloudInit(Item item) {
+    JsonNode event;
+    try {
+      event = json.readTree(item.value());
+    } catch (Exception e) {
+      return;
+    }
+    String type = event.path("type").asText();
+    String name = event.path("name").asText();
+    Instant ts = time(event.path("ts").asText());
+    if (type.equals("start")) {
+      SpanNode node = new SpanNode(name, "cloud-init");
+      node.start = ts;
+      SpanNode parent = null;
+      for (SpanNode open : cloudInitOpen) {
+        if (name.startsWith(open.name + "/")) {
+          parent = open;
+          break;
+        }
+      }
+      (parent == null ? roots : parent.children).add(node);
+      cloudInitOpen.push(node);
+    } else if (type.equals("finish")) {
+      for (SpanNode open : cloudInitOpen) {
+        if (open.name.equals(name)) {
+          open.end = ts;
+          open.status = event.path("result").asText("SUCCESS").equals("SUCCESS") ? "ok" : "error";
+          open.message = open.status.equals("error") ? event.path("msg").asText("") : "";
+          cloudInitOpen.remove(open);
+          break;
+        }
+      }
+    }
+  }
+
+  static Instant time(String text) {
+    try {
+      return OffsetDateTime.parse(
+              text.endsWith("Z") || text.matches(".*[+-]\\d\\d:\\d\\d$") ? text : text + "Z")
+          .toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** Links kvprov spans to their parents; call once all items are in. */
+  List<SpanNode> finish() {
+    List<SpanNode> kvprovRoots = new ArrayList<>();
+    for (Map.Entry<String, SpanNode> e : kvprovSpans.entrySet()) {
+      SpanNode parent = kvprovSpans.get(kvprovParents.get(e.getKey()));
+      (parent == null ? kvprovRoots : parent.children).add(e.getValue());
+    }
+    List<SpanNode> all = new ArrayList<>(kvprovRoots);
+    all.addAll(roots);
+    all.sort(java.util.Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
+    return all;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp tree}: the span tree, every writer's. */
+@Command(
+    name = "tree",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The span tree: one line per span with its start offset, duration and status; failed and",
+      "never-finished spans marked. kvprov spans nest by parent id, cloud-init's by their names."
+    },
+    footer = {
+      "",
+      "Exit status: 0 ok; 2 usage error; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp tree",
+      "  kvp tree --root /mnt/rescued-disk --json"
+    })
+final class TreeCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(
+      names = "--json",
+      description = "Nested spans: name, writer, start, end, duration_ms, status, children.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    SpanForest forest = new SpanForest();
+    Items items = new Items(forest::add);
+    try {
+      input.scan(System.in, items);
+      items.finish();
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("kvp tree: " + input.describe() + ": " + e.getMessage());
+      return 3;
+    }
+    List<SpanNode> roots = forest.finish();
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ArrayNode array = new ObjectMapper().createArrayNode();
+      roots.forEach(r -> toJson(r, array.addObject()));
+      out.println(array);
+    } else {
+      Instant origin =
+          roots.stream()
+              .map(n -> n.start)
+              .filter(java.util.Objects::nonNull)
+              .findFirst()
+              .orElse(null);
+      roots.forEach(r -> print(r, 0, origin, out));
+    }
+    return 0;
+  }
+
+  private static void toJson(SpanNode node, ObjectNode out) {
+    out.put("name", node.name).put("writer", node.writer);
+    out.put("start", node.start == null ? null : node.start.toString());
+    out.put("end", node.end == null ? null : node.end.toString());
+    Duration d = node.duration();
+    if (d == null) {
+      out.putNull("duration_ms");
+    } else {
+      out.put("duration_ms", d.toNanos() / 1e6);
+    }
+    out.put("status", node.status);
+    ArrayNode children = out.putArray("children");
+    node.children.forEach(c -> toJson(c, children.addObject()));
+  }
+
+  private static void print(SpanNode node, int depth, Instant origin, PrintWriter out) {
+    String at =
+        node.start == null || origin == null
+            ? "       ?"
+            : String.format("+%8.3fs", Duration.between(origin, node.start).toNanos() / 1e9);
+    Duration d = node.duration();
+    String took = d == null ? "         " : String.format("%8.3fs", d.toNanos() / 1e9);
+    String status =
+        switch (node.status) {
+          case "ok" -> "ok";
+          case "error" -> "FAILED" + (node.message.isEmpty() ? "" : ": " + node.message);
+          default -> "STARTED, NEVER FINISHED";
+        };
+    out.println(
+        at
+            + " "
+            + took
+            + "  "
+            + "  ".repeat(depth)
+            + node.name
+            + "  ["
+            + node.writer
+            + "] "
+            + status);
+    node.children.forEach(c -> print(c, depth + 1, origin, out));
+  }
+}
