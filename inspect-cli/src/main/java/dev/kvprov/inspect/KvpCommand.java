@@ -9,7 +9,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "kvp 0.1.0",
     description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
-    subcommands = {ListCommand.class, TreeCommand.class, ReportCommand.class, DoctorCommand.class},
+    subcommands = {
+      ListCommand.class,
+      TreeCommand.class,
+      ReportCommand.class,
+      DoctorCommand.class,
+      DecodeCommand.class
+    },
     footer = {
       "",
       "Exit status: 0 ok; 1 problems found, a failure report, or nothing found; 2 usage; 3 I/O.",

@@ -263,4 +263,31 @@ class KvpCommandTest {
     tree.forEach(n -> spans.add(n.path("name").asText() + "=" + n.path("status").asText()));
     assertThat(spans).containsExactly("azure-ds/crawl_metadata=ok", "azure-ds/failing_step=error");
   }
+
+  @Test
+  void decode_givesBackCloudInitsCompressedDmesg_allItsLines() {
+    assertThat(run("decode", "--file", CLOUD_INIT_POOL.toString())).isZero();
+
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(0))
+        .startsWith("== CLOUD_INIT|1795322355|compressed|dmesg|")
+        .contains("gz+b64");
+    assertThat(lines.subList(1, lines.size())).hasSize(400);
+    assertThat(lines.get(1)).isEqualTo("[    0.000000] fake kernel line 0");
+    assertThat(lines.get(400)).isEqualTo("[    399.000000] fake kernel line 399");
+  }
+
+  @Test
+  void decode_aZlibBomb_isStopped() {
+    byte[] zeros = new byte[80 << 20];
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(9);
+    deflater.setInput(zeros);
+    deflater.finish();
+    byte[] buffer = new byte[1 << 20];
+    int n = deflater.deflate(buffer);
+    String bomb = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer, n));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> DecodeCommand.inflate(bomb))
+        .hasMessageContaining("decoded; stopped");
+  }
 }

@@ -1,0 +1,120 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvp decode}: payloads expanded back to text (cloud-init's compressed dmesg, …). */
+@Command(
+    name = "decode",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Expand payloads: cloud-init's compressed events (zlib + base64, labelled gz+b64) back to",
+      "their text, e.g. the dmesg cloud-init saved; with no KEY, every payload in the pool."
+    },
+    footer = {
+      "",
+      "Exit status: 0 ok; 1 nothing to decode, or a payload that does not decode; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp decode",
+      "  kvp decode 'CLOUD_INIT|1795322355|compressed|dmesg|f6f6ec3d-f600-46f8-810c-0780c5839d49'"
+    })
+final class DecodeCommand implements Callable<Integer> {
+  /** Decompressed payloads are capped: a zlib bomb must not fill memory. */
+  static final int MAX_DECODED_BYTES = 64 << 20;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "KEY",
+      description = "The item to decode (its logical key).")
+  String key;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    ObjectMapper json = new ObjectMapper();
+    int[] decoded = new int[2]; // decoded, failed
+    Items items =
+        new Items(
+            item -> {
+              if (key != null && !item.key().equals(key)) {
+                return;
+              }
+              JsonNode event = Items.event(item, json);
+              if (event == null || !event.path("type").asText().equals("compressed")) {
+                return;
+              }
+              try {
+                JsonNode payload = json.readTree(event.path("msg").asText());
+                String text = inflate(payload.path("data").asText());
+                out.println(
+                    "== "
+                        + item.key()
+                        + " ("
+                        + payload.path("encoding").asText()
+                        + ", "
+                        + text.length()
+                        + " chars)");
+                out.print(text.endsWith("\n") ? text : text + "\n");
+                decoded[0]++;
+              } catch (IOException | DataFormatException | IllegalArgumentException e) {
+                out.println("== " + item.key() + ": does not decode: " + e.getMessage());
+                decoded[1]++;
+              }
+            });
+    try {
+      input.scan(System.in, items);
+      items.finish();
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println("kvp decode: " + input.describe() + ": " + e.getMessage());
+      return 3;
+    }
+    if (decoded[0] == 0 && decoded[1] == 0) {
+      out.println(key == null ? "no encoded payloads" : "no encoded payload with key " + key);
+      return 1;
+    }
+    return decoded[1] == 0 ? 0 : 1;
+  }
+
+  /** Base64 (with line breaks) of zlib data, which cloud-init labels "gz+b64". */
+  static String inflate(String base64) throws DataFormatException {
+    byte[] compressed = Base64.getMimeDecoder().decode(base64);
+    Inflater inflater = new Inflater();
+    try {
+      inflater.setInput(compressed);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      while (!inflater.finished()) {
+        int n = inflater.inflate(buffer);
+        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+          throw new DataFormatException("the compressed data ends early");
+        }
+        out.write(buffer, 0, n);
+        if (out.size() > MAX_DECODED_BYTES) {
+          throw new DataFormatException(
+              "more than " + MAX_DECODED_BYTES + " bytes decoded; stopped");
+        }
+      }
+      return out.toString(StandardCharsets.UTF_8);
+    } finally {
+      inflater.end();
+    }
+  }
+}
