@@ -14,7 +14,10 @@ import picocli.CommandLine.Command;
       TreeCommand.class,
       ReportCommand.class,
       DoctorCommand.class,
-      DecodeCommand.class
+      DecodeCommand.class,
+      ItemCommands.Get.class,
+      ItemCommands.Set.class,
+      ItemCommands.Delete.class
     },
     footer = {
       "",

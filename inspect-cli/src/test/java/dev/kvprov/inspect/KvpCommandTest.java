@@ -290,4 +290,24 @@ class KvpCommandTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> DecodeCommand.inflate(bomb))
         .hasMessageContaining("decoded; stopped");
   }
+
+  @Test
+  void getSetDelete_goThroughTheLockedStore_refusingWhatTheHostWouldCut() throws Exception {
+    String d = dir.toString();
+    assertThat(run("set", "--dir", d, "Support-Ticket", "123456")).isZero();
+    assertThat(run("set", "--dir", d, "Support-Ticket", "654321")).isZero();
+    assertThat(out.toString()).contains("added Support-Ticket").contains("replaced Support-Ticket");
+    out.getBuffer().setLength(0);
+
+    assertThat(run("get", "--dir", d, "Support-Ticket")).isZero();
+    assertThat(out.toString()).isEqualTo("654321" + System.lineSeparator());
+
+    assertThat(run("set", "--dir", d, "big", "x".repeat(1023))).isEqualTo(2);
+    assertThat(err.toString()).contains("the host-safe limit is 1022 bytes");
+
+    assertThat(run("delete", "--dir", d, "Support-Ticket")).isZero();
+    assertThat(run("get", "--dir", d, "Support-Ticket")).isEqualTo(1);
+    assertThat(run("delete", "--dir", d, "Support-Ticket")).isEqualTo(1);
+    assertThat(PoolFile.open(dir, 1).read().records()).isEmpty();
+  }
 }

@@ -1,0 +1,146 @@
+package dev.kvprov.inspect;
+
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.PoolLockTimeoutException;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvp get|set|delete}: one item, through the locked store (limits enforced). */
+final class ItemCommands {
+  private ItemCommands() {}
+
+  private static PoolFile pool(PoolInput input, CommandLine.Model.CommandSpec spec) {
+    if ("-".equals(input.file)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--file - cannot be changed");
+    }
+    return PoolFile.builder().file(input.path()).build();
+  }
+
+  @Command(
+      name = "get",
+      mixinStandardHelpOptions = true,
+      description = "Print the value of the item with KEY (pieces put back together).",
+      footer = {
+        "",
+        "Exit status: 0 found; 1 not found; 3 I/O error.",
+        "",
+        "Example:",
+        "  kvp get PROVISIONING_REPORT"
+      })
+  static final class Get implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin PoolInput input;
+
+    @Parameters(paramLabel = "KEY")
+    String key;
+
+    @Override
+    public Integer call() {
+      String[] found = new String[1];
+      Items items =
+          new Items(
+              item -> {
+                if (item.key().equals(key)) {
+                  found[0] = item.value();
+                }
+              });
+      try {
+        input.scan(System.in, items);
+        items.finish();
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("kvp get: " + input.describe() + ": " + e.getMessage());
+        return 3;
+      }
+      if (found[0] == null) {
+        spec.commandLine().getErr().println("kvp get: no item with key " + key);
+        return 1;
+      }
+      spec.commandLine().getOut().println(found[0]);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "set",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Set KEY to VALUE: the first record with the key is replaced in place (others with it are",
+        "removed), or a record is appended. Keys and values beyond what reaches the host intact",
+        "(254/1022 bytes) are refused, never cut."
+      },
+      footer = {
+        "",
+        "Exit status: 0 ok; 2 usage error or value too long; 3 I/O error.",
+        "",
+        "Example:",
+        "  kvp set Support-Ticket 123456"
+      })
+  static final class Set implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin PoolInput input;
+
+    @Parameters(index = "0", paramLabel = "KEY")
+    String key;
+
+    @Parameters(index = "1", paramLabel = "VALUE")
+    String value;
+
+    @Override
+    public Integer call() {
+      try {
+        boolean replaced = pool(input, spec).upsert(new KvpRecord(key, value));
+        spec.commandLine().getOut().println((replaced ? "replaced " : "added ") + key);
+        return 0;
+      } catch (IllegalArgumentException e) {
+        spec.commandLine().getErr().println("kvp set: " + e.getMessage());
+        return 2;
+      } catch (PoolLockTimeoutException e) {
+        spec.commandLine().getErr().println("kvp set: " + e.getMessage());
+        return 3;
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("kvp set: " + input.describe() + ": " + e.getMessage());
+        return 3;
+      }
+    }
+  }
+
+  @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
+      description = "Delete every record with KEY; later records move up, as hv_kvp_daemon does.",
+      footer = {
+        "",
+        "Exit status: 0 deleted; 1 not found; 3 I/O error.",
+        "",
+        "Example:",
+        "  kvp delete Support-Ticket"
+      })
+  static final class Delete implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin PoolInput input;
+
+    @Parameters(paramLabel = "KEY")
+    String key;
+
+    @Override
+    public Integer call() {
+      try {
+        int deleted = pool(input, spec).delete(key);
+        spec.commandLine().getOut().println("deleted " + deleted + " record(s)");
+        return deleted > 0 ? 0 : 1;
+      } catch (IllegalArgumentException e) {
+        spec.commandLine().getErr().println("kvp delete: " + e.getMessage());
+        return 2;
+      } catch (IOException e) {
+        spec.commandLine()
+            .getErr()
+            .println("kvp delete: " + input.describe() + ": " + e.getMessage());
+        return 3;
+      }
+    }
+  }
+}
