@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       ListCommand.class,
       TreeCommand.class,
+      BlameCommand.class,
       ReportCommand.class,
       DoctorCommand.class,
       DecodeCommand.class,

@@ -310,4 +310,50 @@ class KvpCommandTest {
     assertThat(run("delete", "--dir", d, "Support-Ticket")).isEqualTo(1);
     assertThat(PoolFile.open(dir, 1).read().records()).isEmpty();
   }
+
+  @Test
+  void blame_ranksSpansByDuration_withSelfTime() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    try (KvpTelemetry telemetry =
+        KvpTelemetry.builder()
+            .vmId(new VmId(VmId.UNKNOWN, "test"))
+            .kvp(pool)
+            .noStderrMirror()
+            .stderr(new PrintStream(OutputStream.nullOutputStream()))
+            .environment(Map.of())
+            .shutdownHook(false)
+            .build()) {
+      var tracer = telemetry.tracer();
+      Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+      var root = tracer.spanBuilder("provision").setStartTimestamp(t0).startSpan();
+      try (var scope = root.makeCurrent()) {
+        tracer
+            .spanBuilder("imds.fetch")
+            .setStartTimestamp(t0.plusMillis(100))
+            .startSpan()
+            .end(t0.plusMillis(2100));
+        tracer
+            .spanBuilder("user.create")
+            .setStartTimestamp(t0.plusMillis(2200))
+            .startSpan()
+            .end(t0.plusMillis(2700));
+      }
+      root.end(t0.plusMillis(3000));
+    }
+
+    assertThat(run("blame", "--json", "--dir", dir.toString())).isZero();
+
+    JsonNode rows = new ObjectMapper().readTree(out.toString());
+    List<String> ranked = new ArrayList<>();
+    rows.forEach(
+        r ->
+            ranked.add(
+                r.path("name").asText()
+                    + " "
+                    + r.path("duration_ms").asLong()
+                    + " "
+                    + r.path("self_ms").asLong()));
+    assertThat(ranked)
+        .containsExactly("provision 3000 500", "imds.fetch 2000 2000", "user.create 500 500");
+  }
 }

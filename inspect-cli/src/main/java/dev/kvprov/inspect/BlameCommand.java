@@ -1,0 +1,100 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp blame}: spans by duration, longest first, with their self time. */
+@Command(
+    name = "blame",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Spans by duration, longest first, with self time (the span less its children): where a",
+      "boot's time went, for every writer, like cloud-init analyze blame."
+    },
+    footer = {
+      "",
+      "Exit status: 0 ok; 2 usage error; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp blame",
+      "  kvp blame --top 5 --json"
+    })
+final class BlameCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      defaultValue = "20",
+      description = "Show the N longest (default: ${DEFAULT-VALUE}).")
+  int top;
+
+  @Option(names = "--json", description = "[{name, writer, duration_ms, self_ms}]")
+  boolean json;
+
+  record Row(String name, String writer, Duration total, Duration self) {}
+
+  @Override
+  public Integer call() {
+    SpanForest forest = new SpanForest();
+    Items items = new Items(forest::add);
+    try {
+      input.scan(System.in, items);
+      items.finish();
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("kvp blame: " + input.describe() + ": " + e.getMessage());
+      return 3;
+    }
+    List<Row> rows = new ArrayList<>();
+    forest.finish().forEach(root -> collect(root, rows));
+    rows.sort(Comparator.comparing(Row::total).reversed());
+    List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ArrayNode array = new ObjectMapper().createArrayNode();
+      shown.forEach(
+          r ->
+              array
+                  .addObject()
+                  .put("name", r.name())
+                  .put("writer", r.writer())
+                  .put("duration_ms", r.total().toNanos() / 1e6)
+                  .put("self_ms", r.self().toNanos() / 1e6));
+      out.println(array);
+    } else {
+      out.printf("%10s %10s  %s%n", "total", "self", "span");
+      shown.forEach(
+          r ->
+              out.printf(
+                  "%9.3fs %9.3fs  %s  [%s]%n",
+                  r.total().toNanos() / 1e9, r.self().toNanos() / 1e9, r.name(), r.writer()));
+    }
+    return 0;
+  }
+
+  private static void collect(SpanNode node, List<Row> rows) {
+    Duration total = node.duration();
+    if (total != null) {
+      Duration children =
+          node.children.stream()
+              .map(SpanNode::duration)
+              .filter(java.util.Objects::nonNull)
+              .reduce(Duration.ZERO, Duration::plus);
+      Duration self = total.minus(children);
+      rows.add(new Row(node.name, node.writer, total, self.isNegative() ? Duration.ZERO : self));
+    }
+    node.children.forEach(c -> collect(c, rows));
+  }
+}
