@@ -18,6 +18,8 @@ import picocli.CommandLine.Option;
     name = "blame",
     mixinStandardHelpOptions = true,
     description = {
+      "Spans by duration, longest first, with self time.",
+      "",
       "Spans by duration, longest first, with self time (the span less its children): where a",
       "boot's time went, for every writer, like cloud-init analyze blame."
     },

@@ -18,6 +18,8 @@ import picocli.CommandLine.Option;
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
+      "The span tree, every writer's: start offset, duration, status per span.",
+      "",
       "The span tree: one line per span with its start offset, duration and status; failed and",
       "never-finished spans marked. kvprov spans nest by parent id, cloud-init's by their names."
     },
