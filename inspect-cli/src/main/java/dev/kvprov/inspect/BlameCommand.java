@@ -2,7 +2,6 @@ package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,12 +50,7 @@ final class BlameCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SpanForest forest = new SpanForest();
-    Items items = new Items(forest::add);
-    try {
-      input.scan(System.in, items);
-      items.finish();
-    } catch (IOException e) {
-      spec.commandLine().getErr().println("kvp blame: " + input.describe() + ": " + e.getMessage());
+    if (!input.forEachItem(forest::add, spec)) {
       return 3;
     }
     List<Row> rows = new ArrayList<>();

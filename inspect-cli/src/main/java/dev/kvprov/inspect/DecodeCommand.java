@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import picocli.CommandLine;
@@ -51,41 +52,34 @@ final class DecodeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ObjectMapper json = new ObjectMapper();
     int[] decoded = new int[2]; // decoded, failed
-    Items items =
-        new Items(
-            item -> {
-              if (key != null && !item.key().equals(key)) {
-                return;
-              }
-              JsonNode event = Items.event(item, json);
-              if (event == null || !event.path("type").asText().equals("compressed")) {
-                return;
-              }
-              try {
-                JsonNode payload = json.readTree(event.path("msg").asText());
-                String text = inflate(payload.path("data").asText());
-                out.println(
-                    "== "
-                        + item.key()
-                        + " ("
-                        + payload.path("encoding").asText()
-                        + ", "
-                        + text.length()
-                        + " chars)");
-                out.print(text.endsWith("\n") ? text : text + "\n");
-                decoded[0]++;
-              } catch (IOException | DataFormatException | IllegalArgumentException e) {
-                out.println("== " + item.key() + ": does not decode: " + e.getMessage());
-                decoded[1]++;
-              }
-            });
-    try {
-      input.scan(System.in, items);
-      items.finish();
-    } catch (IOException e) {
-      spec.commandLine()
-          .getErr()
-          .println("kvp decode: " + input.describe() + ": " + e.getMessage());
+    Consumer<Item> sink =
+        item -> {
+          if (key != null && !item.key().equals(key)) {
+            return;
+          }
+          JsonNode event = Items.event(item, json);
+          if (event == null || !event.path("type").asText().equals("compressed")) {
+            return;
+          }
+          try {
+            JsonNode payload = json.readTree(event.path("msg").asText());
+            String text = inflate(payload.path("data").asText());
+            out.println(
+                "== "
+                    + item.key()
+                    + " ("
+                    + payload.path("encoding").asText()
+                    + ", "
+                    + text.length()
+                    + " chars)");
+            out.print(text.endsWith("\n") ? text : text + "\n");
+            decoded[0]++;
+          } catch (IOException | DataFormatException | IllegalArgumentException e) {
+            out.println("== " + item.key() + ": does not decode: " + e.getMessage());
+            decoded[1]++;
+          }
+        };
+    if (!input.forEachItem(sink, spec)) {
       return 3;
     }
     if (decoded[0] == 0 && decoded[1] == 0) {

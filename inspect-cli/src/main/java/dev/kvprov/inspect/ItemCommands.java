@@ -5,6 +5,7 @@ import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
 import java.io.IOException;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -41,18 +42,13 @@ final class ItemCommands {
     @Override
     public Integer call() {
       String[] found = new String[1];
-      Items items =
-          new Items(
-              item -> {
-                if (item.key().equals(key)) {
-                  found[0] = item.value();
-                }
-              });
-      try {
-        input.scan(System.in, items);
-        items.finish();
-      } catch (IOException e) {
-        spec.commandLine().getErr().println("kvp get: " + input.describe() + ": " + e.getMessage());
+      Consumer<Item> sink =
+          item -> {
+            if (item.key().equals(key)) {
+              found[0] = item.value();
+            }
+          };
+      if (!input.forEachItem(sink, spec)) {
         return 3;
       }
       if (found[0] == null) {

@@ -3,9 +3,9 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,21 +53,16 @@ final class ListCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ObjectMapper mapper = new ObjectMapper();
     int[] problems = new int[1];
-    Items items =
-        new Items(
-            item -> {
-              problems[0] += item.problems().size();
-              if ((writer != null && !item.writer().equals(writer))
-                  || (grep != null && !item.key().contains(grep) && !item.value().contains(grep))) {
-                return;
-              }
-              out.println(json ? asJson(item, mapper) : asLine(item));
-            });
-    try {
-      input.scan(System.in, items);
-      items.finish();
-    } catch (IOException e) {
-      spec.commandLine().getErr().println("kvp list: " + input.describe() + ": " + e.getMessage());
+    Consumer<Item> sink =
+        item -> {
+          problems[0] += item.problems().size();
+          if ((writer != null && !item.writer().equals(writer))
+              || (grep != null && !item.key().contains(grep) && !item.value().contains(grep))) {
+            return;
+          }
+          out.println(json ? asJson(item, mapper) : asLine(item));
+        };
+    if (!input.forEachItem(sink, spec)) {
       return 3;
     }
     out.flush();

@@ -6,6 +6,8 @@ import dev.kvprov.kvp.RecordCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.function.Consumer;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** Where the pool comes from; shared by every read command. Reading never modifies it. */
@@ -43,6 +45,24 @@ final class PoolInput {
       return;
     }
     PoolFile.builder().file(path()).build().scan(visitor);
+  }
+
+  /**
+   * Streams the pool's logical items to {@code sink}. On an I/O error, says why on stderr (naming
+   * the command and the pool) and returns false: the command exits 3.
+   */
+  boolean forEachItem(Consumer<Item> sink, CommandLine.Model.CommandSpec spec) {
+    Items items = new Items(sink);
+    try {
+      scan(System.in, items);
+      items.finish();
+      return true;
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println("kvp " + spec.name() + ": " + describe() + ": " + e.getMessage());
+      return false;
+    }
   }
 
   Path path() {

@@ -3,9 +3,9 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.ProvisioningReport;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,20 +37,13 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     String[] raw = new String[1];
-    Items items =
-        new Items(
-            item -> {
-              if (item.writer().equals("report")) {
-                raw[0] = item.value(); // the last one counts, should a writer have left two
-              }
-            });
-    try {
-      input.scan(System.in, items);
-      items.finish();
-    } catch (IOException e) {
-      spec.commandLine()
-          .getErr()
-          .println("kvp report: " + input.describe() + ": " + e.getMessage());
+    Consumer<Item> sink =
+        item -> {
+          if (item.writer().equals("report")) {
+            raw[0] = item.value(); // the last one counts, should a writer have left two
+          }
+        };
+    if (!input.forEachItem(sink, spec)) {
       return 3;
     }
     if (raw[0] == null) {

@@ -3,7 +3,6 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,12 +43,7 @@ final class TreeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SpanForest forest = new SpanForest();
-    Items items = new Items(forest::add);
-    try {
-      input.scan(System.in, items);
-      items.finish();
-    } catch (IOException e) {
-      spec.commandLine().getErr().println("kvp tree: " + input.describe() + ": " + e.getMessage());
+    if (!input.forEachItem(forest::add, spec)) {
       return 3;
     }
     List<SpanNode> roots = forest.finish();

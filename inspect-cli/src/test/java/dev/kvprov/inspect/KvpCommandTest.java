@@ -41,6 +41,18 @@ class KvpCommandTest {
     return cli.execute(args);
   }
 
+  /** Telemetry into {@code pool} only: no mirror, no hook, no environment. */
+  private static KvpTelemetry telemetry(PoolFile pool) {
+    return KvpTelemetry.builder()
+        .vmId(new VmId(VmId.UNKNOWN, "test"))
+        .kvp(pool)
+        .noStderrMirror()
+        .stderr(new PrintStream(OutputStream.nullOutputStream()))
+        .environment(Map.of())
+        .shutdownHook(false)
+        .build();
+  }
+
   private List<JsonNode> jsonLines() throws Exception {
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> lines = new ArrayList<>();
@@ -74,15 +86,7 @@ class KvpCommandTest {
   @Test
   void list_ourOwnPool_putsSplitRecordsBackTogether() throws Exception {
     PoolFile pool = PoolFile.open(dir, 1);
-    try (KvpTelemetry telemetry =
-        KvpTelemetry.builder()
-            .vmId(new VmId(VmId.UNKNOWN, "test"))
-            .kvp(pool)
-            .noStderrMirror()
-            .stderr(new PrintStream(OutputStream.nullOutputStream()))
-            .environment(Map.of())
-            .shutdownHook(false)
-            .build()) {
+    try (KvpTelemetry telemetry = telemetry(pool)) {
       telemetry
           .tracer()
           .spanBuilder("big")
@@ -214,15 +218,7 @@ class KvpCommandTest {
   @Test
   void tree_rebuildsOurSpans_byParent_markingFailedAndUnfinishedOnes() throws Exception {
     PoolFile pool = PoolFile.open(dir, 1);
-    try (KvpTelemetry telemetry =
-        KvpTelemetry.builder()
-            .vmId(new VmId(VmId.UNKNOWN, "test"))
-            .kvp(pool)
-            .noStderrMirror()
-            .stderr(new PrintStream(OutputStream.nullOutputStream()))
-            .environment(Map.of())
-            .shutdownHook(false)
-            .build()) {
+    try (KvpTelemetry telemetry = telemetry(pool)) {
       var root = telemetry.tracer().spanBuilder("provision").startSpan();
       try (var scope = root.makeCurrent()) {
         telemetry.tracer().spanBuilder("imds.fetch").startSpan().end();
@@ -314,15 +310,7 @@ class KvpCommandTest {
   @Test
   void blame_ranksSpansByDuration_withSelfTime() throws Exception {
     PoolFile pool = PoolFile.open(dir, 1);
-    try (KvpTelemetry telemetry =
-        KvpTelemetry.builder()
-            .vmId(new VmId(VmId.UNKNOWN, "test"))
-            .kvp(pool)
-            .noStderrMirror()
-            .stderr(new PrintStream(OutputStream.nullOutputStream()))
-            .environment(Map.of())
-            .shutdownHook(false)
-            .build()) {
+    try (KvpTelemetry telemetry = telemetry(pool)) {
       var tracer = telemetry.tracer();
       Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
       var root = tracer.spanBuilder("provision").setStartTimestamp(t0).startSpan();
