@@ -57,7 +57,7 @@ final class DecodeCommand implements Callable<Integer> {
           if (key != null && !item.key().equals(key)) {
             return;
           }
-          JsonNode event = Items.event(item, json);
+          JsonNode event = Events.of(item, json);
           if (event == null || !event.path("type").asText().equals("compressed")) {
             return;
           }

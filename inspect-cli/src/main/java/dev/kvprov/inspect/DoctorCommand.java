@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -13,7 +14,9 @@ import dev.kvprov.kvp.RecordCodec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,94 +55,155 @@ final class DoctorCommand implements Callable<Integer> {
   @CommandLine.Mixin PoolInput input;
 
   @Option(
+      names = "--boot-time",
+      paramLabel = "TIME",
+      description = "Judge staleness against this boot time (RFC 3339) instead of this machine's.",
+      converter = InstantConverter.class)
+  Instant bootTime;
+
+  @Option(
       names = "--json",
       description = "{\"healthy\": …, \"problems\": [{kind, record, offset, message}]}")
   boolean json;
 
-  record Finding(String kind, int record, long offset, String message) {}
+  record Finding(String source, String kind, int record, long offset, String message) {}
 
   @Override
   public Integer call() {
     List<Finding> findings = new ArrayList<>();
-    Map<String, Integer> keysFolded = new HashMap<>();
-    int[] count = new int[1];
+    int records = 0;
+    String reading = input.describe();
     try {
-      input.scan(
-          System.in,
-          new PoolVisitor() {
-            @Override
-            public void problem(KvpProblem p) {
-              findings.add(
-                  new Finding(
-                      p.kind().name().toLowerCase(Locale.ROOT),
-                      p.recordIndex(),
-                      p.offset(),
-                      p.detail()));
-            }
-
-            @Override
-            public void entry(PoolEntry e) {
-              count[0]++;
-              int keyBytes = e.key().getBytes(UTF_8).length;
-              int valueBytes = e.value().getBytes(UTF_8).length;
-              if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
-                findings.add(
-                    new Finding(
-                        "key_cut_by_host",
-                        e.index(),
-                        e.offset(),
-                        "the key is " + keyBytes + " bytes; the host shows only the first 254"));
-              }
-              if (valueBytes > KvpLimits.HOST_SAFE.maxValueBytes()) {
-                findings.add(
-                    new Finding(
-                        "value_cut_by_host",
-                        e.index(),
-                        e.offset() + RecordCodec.KEY_SIZE,
-                        "the value is "
-                            + valueBytes
-                            + " bytes; the host shows only the first 1022"));
-              }
-              Integer earlier = keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index());
-              if (earlier != null) {
-                findings.add(
-                    new Finding(
-                        "duplicate_key",
-                        e.index(),
-                        e.offset(),
-                        "the key repeats record "
-                            + earlier
-                            + "'s (ignoring case): the host shows one of them"));
-              }
-            }
-          });
+      for (PoolInput.Part part : input.parts()) {
+        reading = part.name();
+        records += check(part, findings);
+      }
     } catch (IOException e) {
-      spec.commandLine()
-          .getErr()
-          .println("kvp doctor: " + input.describe() + ": " + e.getMessage());
+      String why =
+          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
+      spec.commandLine().getErr().println("kvp doctor: " + reading + ": " + why);
       return 3;
     }
+    print(findings, records);
+    return findings.isEmpty() ? 0 : 1;
+  }
+
+  /** Checks one pool file or export; returns its record count. */
+  private int check(PoolInput.Part part, List<Finding> findings) throws IOException {
+    String source = part.name();
+    Map<String, Integer> keysFolded = new HashMap<>();
+    int[] count = new int[1];
+    PoolInput.scan(
+        part,
+        System.in,
+        new PoolVisitor() {
+          @Override
+          public void problem(KvpProblem p) {
+            findings.add(
+                new Finding(
+                    source,
+                    p.kind().name().toLowerCase(Locale.ROOT),
+                    p.recordIndex(),
+                    p.offset(),
+                    p.detail()));
+          }
+
+          @Override
+          public void entry(PoolEntry e) {
+            count[0]++;
+            int keyBytes = e.key().getBytes(UTF_8).length;
+            int valueBytes = e.value().getBytes(UTF_8).length;
+            if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
+              findings.add(
+                  new Finding(
+                      source,
+                      "key_cut_by_host",
+                      e.index(),
+                      e.offset(),
+                      "the key is " + keyBytes + " bytes; the host shows only the first 254"));
+            }
+            if (valueBytes > KvpLimits.HOST_SAFE.maxValueBytes()) {
+              findings.add(
+                  new Finding(
+                      source,
+                      "value_cut_by_host",
+                      e.index(),
+                      e.offset() < 0 ? -1 : e.offset() + RecordCodec.KEY_SIZE,
+                      "the value is " + valueBytes + " bytes; the host shows only the first 1022"));
+            }
+            Integer earlier = keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index());
+            if (earlier != null) {
+              findings.add(
+                  new Finding(
+                      source,
+                      "duplicate_key",
+                      e.index(),
+                      e.offset(),
+                      "the key repeats record "
+                          + earlier
+                          + "'s (ignoring case): the host shows one of them"));
+            }
+          }
+        });
     if (count[0] > TOO_MANY_RECORDS) {
       findings.add(
           new Finding(
+              source,
               "too_many_records",
               -1,
               -1,
               count[0] + " records; hosts and tools struggle past " + TOO_MANY_RECORDS));
     }
-    if (!"-".equals(input.file)) {
-      try {
-        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(input.path()));
-        if (mode.charAt(7) == 'w' || mode.charAt(4) == 'w') {
-          findings.add(
-              new Finding("file_mode", -1, -1, "mode " + mode + ": others can rewrite the pool"));
-        }
-      } catch (IOException | UnsupportedOperationException e) {
-        // no POSIX modes here (a copy on another system): nothing to say
-      }
+    if (part.path() != null) {
+      fileMode(part, findings);
     }
-    print(findings, count[0]);
-    return findings.isEmpty() ? 0 : 1;
+    if (part.kind() == PoolInput.Part.Kind.LIVE_POOL) {
+      stale(part, findings);
+    }
+    return count[0];
+  }
+
+  private static void fileMode(PoolInput.Part part, List<Finding> findings) {
+    try {
+      String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(part.path()));
+      if (mode.charAt(7) == 'w' || mode.charAt(4) == 'w') {
+        findings.add(
+            new Finding(
+                part.name(),
+                "file_mode",
+                -1,
+                -1,
+                "mode " + mode + ": others can rewrite the pool"));
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // no POSIX modes here (a copy on another system): nothing to say
+    }
+  }
+
+  /**
+   * A live pool last written before this boot still holds the previous boot's records: the first
+   * writer of this boot clears it (kvprov archives it first; other writers do not).
+   */
+  private void stale(PoolInput.Part part, List<Finding> findings) {
+    try {
+      Instant boot = bootTime != null ? bootTime : BootClock.system().bootTime();
+      Instant written = Files.getLastModifiedTime(part.path()).toInstant();
+      if (written.isBefore(boot) && Files.size(part.path()) > 0) {
+        findings.add(
+            new Finding(
+                part.name(),
+                "stale",
+                -1,
+                -1,
+                "last written "
+                    + written
+                    + ", before this boot ("
+                    + boot
+                    + "): its records are from an earlier boot"));
+      }
+    } catch (IOException | RuntimeException e) {
+      // no boot clock (not Linux, no /proc): staleness cannot be judged here
+    }
   }
 
   private void print(List<Finding> findings, int records) {
@@ -152,6 +216,7 @@ final class DoctorCommand implements Callable<Integer> {
       for (Finding f : findings) {
         problems
             .addObject()
+            .put("source", f.source())
             .put("kind", f.kind())
             .put("record", f.record())
             .put("offset", f.offset())

@@ -15,8 +15,10 @@ final class ItemCommands {
   private ItemCommands() {}
 
   private static PoolFile pool(PoolInput input, CommandLine.Model.CommandSpec spec) {
-    if ("-".equals(input.file)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--file - cannot be changed");
+    if (input.fromStdin() || input.source.hostXml != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "kvp " + spec.name() + " changes a pool file; stdin and host exports are read-only");
     }
     return PoolFile.builder().file(input.path()).build();
   }

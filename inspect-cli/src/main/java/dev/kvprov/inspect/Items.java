@@ -1,6 +1,7 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
@@ -8,6 +9,7 @@ import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.otel.KvpRecordFormat;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,15 +31,21 @@ final class Items implements PoolVisitor {
   private static final Pattern MSG_I = Pattern.compile("\"msg_i\":(\\d{1,9})");
   private static final Pattern MSG = Pattern.compile("\"msg\":\"((?:[^\"\\\\]|\\\\.)*)");
 
+  static final String AZURE_INIT_PREFIX = "azure-init-";
+
   private final Consumer<Item> sink;
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, Group> open = new LinkedHashMap<>();
-  private final List<String> pending = new ArrayList<>();
+  private final List<KvpProblem> pending = new ArrayList<>();
+
+  /** The azure-init value being put back together: its pieces repeat one key, one after another. */
+  private AzureInitPieces azureInit;
 
   private static final class Group {
     final int first;
     final List<Integer> records = new ArrayList<>();
     final TreeMap<Integer, String> pieces = new TreeMap<>();
+    final List<String> problems = new ArrayList<>();
     final int expected;
     final String writer;
 
@@ -59,7 +67,7 @@ final class Items implements PoolVisitor {
     if (key.startsWith("CLOUD_INIT|")) {
       return "cloud-init";
     }
-    if (key.startsWith("azure-init-")) {
+    if (key.startsWith(AZURE_INIT_PREFIX)) {
       return "azure-init";
     }
     if (key.equals("PROVISIONING_REPORT")) {
@@ -70,14 +78,50 @@ final class Items implements PoolVisitor {
 
   @Override
   public void problem(KvpProblem problem) {
-    pending.add(problem.toString());
+    if (problem.kind() == KvpProblem.Kind.EXPORT_ITEM_INVALID) {
+      // an export item that could not be read has no entry to carry it: it is an item of its own
+      if (azureInit != null) {
+        emitAzureInit();
+      }
+      emitProblems(problem.recordIndex(), List.of(problem));
+      return;
+    }
+    pending.add(problem);
+  }
+
+  /** Problems that belong to no record (a torn tail, an unreadable export item), as an item. */
+  private void emitProblems(int index, List<KvpProblem> problems) {
+    sink.accept(
+        new Item(
+            index,
+            List.of(),
+            "",
+            "other",
+            "",
+            problems.stream().map(KvpProblem::toString).toList()));
   }
 
   @Override
   public void entry(PoolEntry entry) {
-    List<String> problems = List.copyOf(pending);
+    entry(entry, ByteBuffer.wrap(entry.value().getBytes(UTF_8)));
+  }
+
+  @Override
+  public void entry(PoolEntry entry, ByteBuffer valueBytes) {
+    List<KvpProblem> recordProblems = List.copyOf(pending);
     pending.clear();
     KvpRecord record = entry.record();
+    if (azureInit != null && !azureInit.take(entry, valueBytes, recordProblems)) {
+      emitAzureInit();
+    }
+    if (azureInit == null && record.key().startsWith(AZURE_INIT_PREFIX)) {
+      azureInit = new AzureInitPieces(entry, valueBytes, recordProblems);
+      return;
+    }
+    if (azureInit != null) {
+      return;
+    }
+    List<String> problems = recordProblems.stream().map(KvpProblem::toString).toList();
     Matcher kvprov = KVPROV_PIECE.matcher(record.key());
     if (kvprov.matches()) {
       collect(
@@ -125,23 +169,38 @@ final class Items implements PoolVisitor {
       List<String> problems) {
     Group group = open.computeIfAbsent(base, b -> new Group(entry.index(), expected, writer));
     group.records.add(entry.index());
-    group.pieces.put(piece, value);
+    group.problems.addAll(problems);
+    if (group.pieces.put(piece, value) != null) {
+      group.problems.add("record " + entry.index() + " repeats piece " + piece);
+    }
     if (group.expected > 0 && group.pieces.size() == group.expected) {
       open.remove(base);
-      emit(base, group, problems);
+      emit(base, group);
     }
+  }
+
+  private void emitAzureInit() {
+    sink.accept(azureInit.item());
+    azureInit = null;
   }
 
   /** Emits what is still open at the end of the pool: cloud-init groups, and incomplete ones. */
   void finish() {
+    if (azureInit != null) {
+      emitAzureInit();
+    }
     for (Map.Entry<String, Group> e : open.entrySet()) {
-      emit(e.getKey(), e.getValue(), List.of());
+      emit(e.getKey(), e.getValue());
     }
     open.clear();
+    if (!pending.isEmpty()) {
+      emitProblems(pending.get(0).recordIndex(), List.copyOf(pending));
+      pending.clear();
+    }
   }
 
-  private void emit(String base, Group group, List<String> problems) {
-    List<String> all = new ArrayList<>(problems);
+  private void emit(String base, Group group) {
+    List<String> all = group.problems;
     String value;
     if (group.writer.equals("cloud-init")) {
       value = cloudInitValue(group, all);
@@ -184,17 +243,5 @@ final class Items implements PoolVisitor {
       problems.add("cloud-init chunks do not reassemble: " + e.getMessage());
       return String.join("", group.pieces.values());
     }
-  }
-
-  /** The parsed fields of a known writer's event, or null. */
-  static JsonNode event(Item item, ObjectMapper json) {
-    if (item.writer().equals("cloud-init")) {
-      try {
-        return json.readTree(item.value());
-      } catch (Exception e) {
-        return null;
-      }
-    }
-    return null;
   }
 }

@@ -3,7 +3,16 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolEntry;
+import dev.kvprov.kvp.PoolVisitor;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -17,18 +26,25 @@ import picocli.CommandLine.Option;
     description = {
       "Every item of a pool in order, chunks put back together, decoded per writer.",
       "",
-      "kvprov pieces (|i/n) and cloud-init chunks (msg_i) are reassembled; --raw shows the",
-      "records as stored. --json prints one JSON object per item (JSON Lines)."
+      "kvprov pieces (|i/n), cloud-init chunks (msg_i) and azure-init's same-key byte pieces are",
+      "reassembled; --raw shows the records as stored. --json prints one JSON object per item",
+      "(JSON Lines)."
     },
     footer = {
       "",
       "Exit status: 0 ok; 1 the pool has problems; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
-      "  kvp list",
-      "  kvp list --file pool1-1795322355.kvp --writer cloud-init --json"
+      "  kvp list --level WARN",
+      "  kvp list --since 2026-11-22T05:16:00Z --writer cloud-init --json",
+      "  kvp list --raw --file pool1-1795322355.kvp"
     })
 final class ListCommand implements Callable<Integer> {
+  /** Width of the value column in an 80-column terminal. */
+  private static final int VALUE_WIDTH = 72;
+
+  private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolInput input;
@@ -48,10 +64,47 @@ final class ListCommand implements Callable<Integer> {
       description = "Only items whose key or value contains TEXT.")
   String grep;
 
+  @Option(
+      names = "--level",
+      paramLabel = "L",
+      description =
+          "Only items at level L or above: DEBUG, INFO, WARN, ERROR (cloud-init: from the"
+              + " result; items without a level are left out).")
+  String level;
+
+  @Option(
+      names = "--since",
+      paramLabel = "TIME",
+      converter = InstantConverter.class,
+      description =
+          "Only items at or after TIME (RFC 3339 or epoch seconds); items without a time are"
+              + " left out.")
+  Instant since;
+
+  @Option(
+      names = "--raw",
+      description = "The records as stored: one per slot, pieces not joined, nothing decoded.")
+  boolean raw;
+
   @Override
   public Integer call() {
+    if (level != null && !LEVELS.contains(level.toUpperCase(Locale.ROOT))) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--level is one of DEBUG, INFO, WARN, ERROR; not " + level);
+    }
+    if (raw && (level != null || since != null)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--raw shows records as stored: --level and --since need decoding");
+    }
+    return raw ? listRaw() : listItems();
+  }
+
+  private int listItems() {
     PrintWriter out = spec.commandLine().getOut();
+    Style style = Style.forStdout();
     ObjectMapper mapper = new ObjectMapper();
+    int minLevel = level == null ? -1 : LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
+    String[] part = new String[1];
     int[] problems = new int[1];
     Consumer<Item> sink =
         item -> {
@@ -60,9 +113,87 @@ final class ListCommand implements Callable<Integer> {
               || (grep != null && !item.key().contains(grep) && !item.value().contains(grep))) {
             return;
           }
-          out.println(json ? asJson(item, mapper) : asLine(item));
+          JsonNode event = json || minLevel >= 0 || since != null ? Events.of(item, mapper) : null;
+          if (minLevel >= 0 && LEVELS.indexOf(Events.level(item, event)) < minLevel) {
+            return;
+          }
+          if (since != null) {
+            Instant at = Events.time(event);
+            if (at == null || at.isBefore(since)) {
+              return;
+            }
+          }
+          out.println(json ? asJson(item, event, part[0], mapper) : asLine(item, style));
         };
-    if (!input.forEachItem(sink, spec)) {
+    Consumer<PoolInput.Part> onPart =
+        p -> {
+          part[0] = p.name();
+          if (!json) {
+            out.println(style.bold("== " + p.name()));
+          }
+        };
+    if (!input.forEachItem(sink, onPart, spec)) {
+      return 3;
+    }
+    out.flush();
+    return problems[0] == 0 ? 0 : 1;
+  }
+
+  private int listRaw() {
+    PrintWriter out = spec.commandLine().getOut();
+    Style style = Style.forStdout();
+    ObjectMapper mapper = new ObjectMapper();
+    List<String> pending = new ArrayList<>();
+    int[] problems = new int[1];
+    PoolVisitor visitor =
+        new PoolVisitor() {
+          @Override
+          public void problem(KvpProblem p) {
+            problems[0]++;
+            pending.add(p.toString());
+          }
+
+          @Override
+          public void entry(PoolEntry e) {
+            if ((writer != null && !Items.writerOf(e.key()).equals(writer))
+                || (grep != null && !e.key().contains(grep) && !e.value().contains(grep))) {
+              pending.clear();
+              return;
+            }
+            if (json) {
+              ObjectNode node = mapper.createObjectNode();
+              node.put("index", e.index()).put("offset", e.offset());
+              node.put("key", e.key()).put("value", e.value()).put("intact", e.intact());
+              pending.forEach(node.putArray("problems")::add);
+              out.println(node);
+            } else {
+              Item shown =
+                  new Item(
+                      e.index(),
+                      List.of(e.index()),
+                      e.key(),
+                      Items.writerOf(e.key()),
+                      e.value(),
+                      pending);
+              out.println(asLine(shown, style));
+            }
+            pending.clear();
+          }
+        };
+    String reading = input.describe();
+    try {
+      for (PoolInput.Part part : input.parts()) {
+        reading = part.name();
+        PoolInput.scan(part, System.in, visitor);
+        for (String p : pending) {
+          out.println(json ? mapper.createObjectNode().put("problem", p) : "       ! " + p);
+        }
+        pending.clear();
+      }
+    } catch (IOException e) {
+      String why =
+          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
+      spec.commandLine().getErr().println("kvp list: " + reading + ": " + why);
       return 3;
     }
     out.flush();
@@ -70,18 +201,29 @@ final class ListCommand implements Callable<Integer> {
   }
 
   static String asLine(Item item) {
-    String value = item.value().replace("\n", "\\n");
-    String shown = value.length() > 120 ? value.substring(0, 120) + "…" : value;
-    return String.format(
-        "%5d  %-10s  %s%n       %s%s",
-        item.index(),
-        item.writer(),
-        item.key(),
-        shown,
-        item.problems().isEmpty() ? "" : "\n       ! " + String.join("; ", item.problems()));
+    return asLine(item, Style.PLAIN);
   }
 
-  static String asJson(Item item, ObjectMapper mapper) {
+  /** Two lines an item, fitting 80 columns: index, writer, key; then the value, cut to fit. */
+  static String asLine(Item item, Style style) {
+    String value = item.value().replace("\n", "\\n");
+    String shown = value.length() > VALUE_WIDTH ? value.substring(0, VALUE_WIDTH - 1) + "…" : value;
+    String head = String.format("%5d  %-10s  %s", item.index(), item.writer(), item.key());
+    if (item.key().contains("|ERROR|")
+        || item.writer().equals("report") && value.startsWith("result=error")) {
+      head = style.error(head);
+    } else if (item.key().contains("|WARN|")) {
+      head = style.warn(head);
+    }
+    return head
+        + "\n       "
+        + style.dim(shown)
+        + (item.problems().isEmpty()
+            ? ""
+            : "\n       " + style.error("! " + String.join("; ", item.problems())));
+  }
+
+  static String asJson(Item item, JsonNode event, String source, ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
     node.put("index", item.index());
     item.records().forEach(node.putArray("records")::add);
@@ -89,10 +231,17 @@ final class ListCommand implements Callable<Integer> {
     node.put("writer", item.writer());
     node.put("value", item.value());
     item.problems().forEach(node.putArray("problems")::add);
-    JsonNode event = Items.event(item, mapper);
     if (event != null) {
       node.set("event", event);
     }
+    if (source != null) {
+      node.put("source", source);
+    }
     return node.toString();
+  }
+
+  /** For other commands that print items the way {@code list --json} does. */
+  static String asJson(Item item, ObjectMapper mapper) {
+    return asJson(item, Events.of(item, mapper), null, mapper);
   }
 }

@@ -1,22 +1,68 @@
 package dev.kvprov.inspect;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** Where the pool comes from; shared by every read command. Reading never modifies it. */
+/**
+ * Where the pool comes from; shared by every read command. Reading never modifies the input. Shared
+ * locks are taken only on a live pool on Linux, so copies, archives and host exports are read with
+ * plain Java I/O anywhere Java runs, the Hyper-V host included.
+ */
 final class PoolInput {
-  @Option(
-      names = "--file",
-      paramLabel = "F",
-      description = "A pool file or an archived pool; - reads a pool from stdin.")
-  String file;
+  private static final Pattern LIVE_POOL = Pattern.compile("\\.kvp_pool_\\d");
+  private static final Pattern ARCHIVE = Pattern.compile("pool(\\d)-(\\d+)(?:-(\\d+))?\\.kvp");
+  private static final Path ARCHIVE_UNDER_ROOT = Path.of("var/lib/kvprov/kvp-archive");
+
+  /** At most one of these; none means the live pool in {@code --dir}. */
+  static final class Source {
+    @Option(
+        names = "--file",
+        paramLabel = "F",
+        description = "A pool file or an archived pool; - reads a pool from stdin.")
+    String file;
+
+    @Option(
+        names = "--root",
+        paramLabel = "R",
+        description =
+            "A mounted OS disk: kvprov's archives of earlier boots under R, then R's pool.")
+    Path root;
+
+    @Option(
+        names = "--host-xml",
+        paramLabel = "F",
+        description =
+            "A host-side export: Msvm_KvpExchangeDataItem CIM-XML, one per line,"
+                + " concatenated, or a JSON array of them; - reads stdin.")
+    String hostXml;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  Source source = new Source();
 
   @Option(
       names = "--dir",
@@ -29,51 +75,181 @@ final class PoolInput {
       names = "--pool",
       paramLabel = "N",
       defaultValue = "1",
-      description = "Which pool, 0 to 3 (default: ${DEFAULT-VALUE}).")
+      description = "Which pool, 0 to 4 (default: ${DEFAULT-VALUE}).")
   int pool;
 
-  @Option(
-      names = "--root",
-      paramLabel = "R",
-      description = "A mounted OS disk: its R/var/lib/hyperv.")
-  Path root;
-
-  /** Streams the pool's records, under shared locks when it is a file (other writers go on). */
-  void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
-    if ("-".equals(file)) {
-      RecordCodec.scan(stdin, visitor);
-      return;
+  /** One thing to read: a pool file, stdin, or a host export. */
+  record Part(String name, Kind kind, Path path) {
+    enum Kind {
+      LIVE_POOL,
+      POOL_FILE,
+      STDIN_POOL,
+      HOST_EXPORT,
+      STDIN_HOST_EXPORT
     }
-    PoolFile.builder().file(path()).build().scan(visitor);
   }
 
   /**
-   * Streams the pool's logical items to {@code sink}. On an I/O error, says why on stderr (naming
-   * the command and the pool) and returns false: the command exits 3.
+   * What will be read, in order: with {@code --root}, archived boots oldest first, then the pool.
    */
-  boolean forEachItem(Consumer<Item> sink, CommandLine.Model.CommandSpec spec) {
-    Items items = new Items(sink);
+  List<Part> parts() throws IOException {
+    if (source != null && source.hostXml != null) {
+      return List.of(
+          "-".equals(source.hostXml)
+              ? new Part("stdin", Part.Kind.STDIN_HOST_EXPORT, null)
+              : new Part(source.hostXml, Part.Kind.HOST_EXPORT, Path.of(source.hostXml)));
+    }
+    if (source != null && "-".equals(source.file)) {
+      return List.of(new Part("stdin", Part.Kind.STDIN_POOL, null));
+    }
+    if (source != null && source.root != null) {
+      List<Part> parts = new ArrayList<>(archives(source.root.resolve(ARCHIVE_UNDER_ROOT)));
+      Path live = path();
+      if (Files.exists(live) || parts.isEmpty()) {
+        parts.add(new Part(live.toString(), Part.Kind.POOL_FILE, live));
+      }
+      return parts;
+    }
+    Path path = path();
+    boolean live =
+        LIVE_POOL.matcher(path.getFileName().toString()).matches()
+            && System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    return List.of(
+        new Part(path.toString(), live ? Part.Kind.LIVE_POOL : Part.Kind.POOL_FILE, path));
+  }
+
+  /** This pool's archived copies under {@code directory}, oldest boot first. */
+  private List<Part> archives(Path directory) throws IOException {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    record Copy(Path path, long epoch, long sequence) {}
+    List<Copy> copies = new ArrayList<>();
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Matcher m = ARCHIVE.matcher(file.getFileName().toString());
+        if (m.matches() && Integer.parseInt(m.group(1)) == pool) {
+          copies.add(
+              new Copy(
+                  file,
+                  Long.parseLong(m.group(2)),
+                  m.group(3) == null ? 1 : Long.parseLong(m.group(3))));
+        }
+      }
+    } catch (NumberFormatException e) {
+      // an epoch beyond a long is not a copy we wrote: pass over it
+    }
+    copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence));
+    return copies.stream()
+        .map(c -> new Part(c.path().toString(), Part.Kind.POOL_FILE, c.path()))
+        .toList();
+  }
+
+  /** Streams one part's records to {@code visitor}. */
+  static void scan(Part part, InputStream stdin, PoolVisitor visitor) throws IOException {
+    switch (part.kind()) {
+      case LIVE_POOL -> PoolFile.builder().file(part.path()).build().scan(visitor);
+      case POOL_FILE -> {
+        try (InputStream in = Files.newInputStream(part.path())) {
+          RecordCodec.scan(in, visitor);
+        }
+      }
+      case STDIN_POOL -> RecordCodec.scan(stdin, visitor);
+      case HOST_EXPORT -> {
+        try (InputStream in = Files.newInputStream(part.path())) {
+          HostExport.scan(text(in), visitor);
+        }
+      }
+      case STDIN_HOST_EXPORT -> HostExport.scan(text(stdin), visitor);
+    }
+  }
+
+  /**
+   * The export's text: UTF-8 unless a byte order mark says UTF-16, as Windows PowerShell's {@code
+   * Out-File} writes by default.
+   */
+  private static Reader text(InputStream raw) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw);
+    in.mark(3);
+    int b0 = in.read();
+    int b1 = in.read();
+    int b2 = in.read();
+    Charset charset = UTF_8;
+    int skip = 0;
+    if (b0 == 0xFF && b1 == 0xFE) {
+      charset = StandardCharsets.UTF_16LE;
+      skip = 2;
+    } else if (b0 == 0xFE && b1 == 0xFF) {
+      charset = StandardCharsets.UTF_16BE;
+      skip = 2;
+    } else if (b0 == 0xEF && b1 == 0xBB && b2 == 0xBF) {
+      skip = 3;
+    }
+    in.reset();
+    in.skipNBytes(skip);
+    return new InputStreamReader(in, charset);
+  }
+
+  /** Streams every part's records to {@code visitor}, one after another. */
+  void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
+    for (Part part : parts()) {
+      scan(part, stdin, visitor);
+    }
+  }
+
+  /**
+   * Streams the logical items to {@code sink}, part by part (pieces are never joined across parts),
+   * telling {@code onPart} before each part when there is more than one. On an I/O error, says why
+   * on stderr (naming the command and the input) and returns false: the command exits 3.
+   */
+  boolean forEachItem(
+      Consumer<Item> sink, Consumer<Part> onPart, CommandLine.Model.CommandSpec spec) {
+    String reading = describe();
     try {
-      scan(System.in, items);
-      items.finish();
+      List<Part> parts = parts();
+      for (Part part : parts) {
+        reading = part.name();
+        if (parts.size() > 1) {
+          onPart.accept(part);
+        }
+        Items items = new Items(sink);
+        scan(part, System.in, items);
+        items.finish();
+      }
       return true;
     } catch (IOException e) {
-      spec.commandLine()
-          .getErr()
-          .println("kvp " + spec.name() + ": " + describe() + ": " + e.getMessage());
+      String why =
+          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
+      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why);
       return false;
     }
   }
 
+  /** {@link #forEachItem(Consumer, Consumer, CommandLine.Model.CommandSpec)}, parts unmarked. */
+  boolean forEachItem(Consumer<Item> sink, CommandLine.Model.CommandSpec spec) {
+    return forEachItem(sink, part -> {}, spec);
+  }
+
+  /** The pool file named by the options (not meaningful for stdin or a host export). */
   Path path() {
-    if (file != null) {
-      return Path.of(file);
+    if (source != null && source.file != null) {
+      return Path.of(source.file);
     }
-    Path base = root != null ? root.resolve("var/lib/hyperv") : dir;
+    Path base = source != null && source.root != null ? source.root.resolve("var/lib/hyperv") : dir;
     return base.resolve(".kvp_pool_" + pool);
   }
 
+  boolean fromStdin() {
+    return source != null && ("-".equals(source.file) || "-".equals(source.hostXml));
+  }
+
   String describe() {
-    return "-".equals(file) ? "stdin" : path().toString();
+    if (fromStdin()) {
+      return "stdin";
+    }
+    if (source != null && source.hostXml != null) {
+      return source.hostXml;
+    }
+    return path().toString();
   }
 }

@@ -10,6 +10,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,19 +18,23 @@ import java.util.Map;
 
 /**
  * Spans rebuilt from items: kvprov's by span and parent id; cloud-init's by pairing start and
- * finish events of one name, nested by their {@code /}-joined names.
+ * finish events of one name, nested by their {@code /}-joined names; azure-init's, which carry no
+ * parent, nested by time containment.
  */
 final class SpanForest {
   final List<SpanNode> roots = new ArrayList<>();
   private final Map<String, SpanNode> kvprovSpans = new LinkedHashMap<>();
   private final Map<String, String> kvprovParents = new LinkedHashMap<>();
   private final Deque<SpanNode> cloudInitOpen = new ArrayDeque<>();
+  private final List<SpanNode> azureInitSpans = new ArrayList<>();
+  private final List<AzureInitRecord> azureInitErrors = new ArrayList<>();
   private final ObjectMapper json = new ObjectMapper();
 
   void add(Item item) {
     switch (item.writer()) {
       case "kvprov" -> kvprov(item);
       case "cloud-init" -> cloudInit(item);
+      case "azure-init" -> azureInit(item);
       default -> {}
     }
   }
@@ -89,6 +94,59 @@ final class SpanForest {
     }
   }
 
+  private void azureInit(Item item) {
+    AzureInitRecord r = AzureInitRecord.parse(item.key(), item.value()).orElse(null);
+    if (r == null || r.start().isEmpty()) {
+      return;
+    }
+    boolean error = r.level().equals("ERROR");
+    if (r.isSpan()) {
+      SpanNode node = new SpanNode(r.name(), "azure-init");
+      node.start = r.start().get();
+      node.end = r.end().get();
+      node.status = error ? "error" : "ok";
+      azureInitSpans.add(node);
+    } else if (error) {
+      azureInitErrors.add(r);
+    }
+  }
+
+  /** An ERROR event fails the innermost span that was running when it happened. */
+  private void failAzureInitSpans() {
+    for (AzureInitRecord error : azureInitErrors) {
+      Instant at = error.start().get();
+      azureInitSpans.stream()
+          .filter(n -> !n.start.isAfter(at) && !n.end.isBefore(at))
+          .min(Comparator.comparing(SpanNode::duration))
+          .ifPresent(
+              n -> {
+                n.status = "error";
+                n.message = error.message().orElse("");
+              });
+    }
+  }
+
+  /**
+   * Nests azure-init spans by time: a span's parent is the innermost span that contains it. Spans
+   * are written when they close, so the order of the pool says nothing about nesting.
+   */
+  private List<SpanNode> nestAzureInit() {
+    azureInitSpans.sort(
+        Comparator.comparing((SpanNode n) -> n.start)
+            .thenComparing(n -> n.end, Comparator.reverseOrder()));
+    failAzureInitSpans();
+    List<SpanNode> top = new ArrayList<>();
+    Deque<SpanNode> enclosing = new ArrayDeque<>();
+    for (SpanNode node : azureInitSpans) {
+      while (!enclosing.isEmpty() && enclosing.peek().end.isBefore(node.end)) {
+        enclosing.pop();
+      }
+      (enclosing.isEmpty() ? top : enclosing.peek().children).add(node);
+      enclosing.push(node);
+    }
+    return top;
+  }
+
   static Instant time(String text) {
     try {
       return OffsetDateTime.parse(
@@ -108,7 +166,8 @@ final class SpanForest {
     }
     List<SpanNode> all = new ArrayList<>(kvprovRoots);
     all.addAll(roots);
-    all.sort(java.util.Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
+    all.addAll(nestAzureInit());
+    all.sort(Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
     return all;
   }
 }

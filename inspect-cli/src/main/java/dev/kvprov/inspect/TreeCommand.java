@@ -59,7 +59,8 @@ final class TreeCommand implements Callable<Integer> {
               .filter(java.util.Objects::nonNull)
               .findFirst()
               .orElse(null);
-      roots.forEach(r -> print(r, 0, origin, out));
+      Style style = Style.forStdout();
+      roots.forEach(r -> print(r, 0, origin, out, style));
     }
     return 0;
   }
@@ -79,7 +80,8 @@ final class TreeCommand implements Callable<Integer> {
     node.children.forEach(c -> toJson(c, children.addObject()));
   }
 
-  private static void print(SpanNode node, int depth, Instant origin, PrintWriter out) {
+  private static void print(
+      SpanNode node, int depth, Instant origin, PrintWriter out, Style style) {
     String at =
         node.start == null || origin == null
             ? "       ?"
@@ -89,8 +91,9 @@ final class TreeCommand implements Callable<Integer> {
     String status =
         switch (node.status) {
           case "ok" -> "ok";
-          case "error" -> "FAILED" + (node.message.isEmpty() ? "" : ": " + node.message);
-          default -> "STARTED, NEVER FINISHED";
+          case "error" ->
+              style.error("FAILED" + (node.message.isEmpty() ? "" : ": " + node.message));
+          default -> style.warn("STARTED, NEVER FINISHED");
         };
     out.println(
         at
@@ -103,6 +106,6 @@ final class TreeCommand implements Callable<Integer> {
             + node.writer
             + "] "
             + status);
-    node.children.forEach(c -> print(c, depth + 1, origin, out));
+    node.children.forEach(c -> print(c, depth + 1, origin, out, style));
   }
 }

@@ -27,7 +27,12 @@ public record KvpProblem(long offset, int recordIndex, Kind kind, String detail)
     /** The key is empty: a zeroed or overwritten slot rather than a record anyone wrote. */
     EMPTY_KEY,
     /** The file ends with fewer than 2560 bytes: a torn write. Readers ignore these bytes. */
-    TRAILING_PARTIAL_RECORD
+    TRAILING_PARTIAL_RECORD,
+    /**
+     * An item of a host-side export (CIM-XML) could not be read; {@code offset} is the character
+     * offset of the item in the export.
+     */
+    EXPORT_ITEM_INVALID
   }
 
   public KvpProblem {

@@ -31,6 +31,9 @@ final class PoolScanner {
   /** Problems reported so far, to mark the entry of a damaged record as not intact. */
   private int problems;
 
+  /** Where the last field read ends (its NUL, or the end of the slot). */
+  private int fieldEnd;
+
   /** Scans from the channel's position to its end. Returns the number of bytes read. */
   long scan(ReadableByteChannel channel, PoolVisitor visitor) throws IOException {
     long base = 0;
@@ -82,8 +85,10 @@ final class PoolScanner {
           new KvpProblem(
               fileOffset, index, KvpProblem.Kind.EMPTY_KEY, "the record's key is empty"));
     }
+    int valueStart = at + KEY_SIZE;
     visitor.entry(
-        new PoolEntry(index, fileOffset, new KvpRecord(key, value), problems == problemsBefore));
+        new PoolEntry(index, fileOffset, new KvpRecord(key, value), problems == problemsBefore),
+        ByteBuffer.wrap(buf, valueStart, fieldEnd - valueStart).slice().asReadOnlyBuffer());
   }
 
   private void report(PoolVisitor visitor, KvpProblem problem) {
@@ -123,6 +128,7 @@ final class PoolScanner {
               "the " + name + " field has no NUL byte; all " + size + " bytes were taken"));
     }
     int length = end - start;
+    fieldEnd = end;
     if (!ascii) {
       int bad = firstInvalidUtf8(buf, start, length);
       if (bad >= 0) {

@@ -1,5 +1,7 @@
 package dev.kvprov.kvp;
 
+import java.nio.ByteBuffer;
+
 /**
  * Receives a pool's records in file order while it is scanned, so a pool of any size is read in
  * constant memory.
@@ -8,6 +10,15 @@ package dev.kvprov.kvp;
  */
 public interface PoolVisitor {
   void entry(PoolEntry entry);
+
+  /**
+   * Like {@link #entry(PoolEntry)}, with the value's bytes as stored (up to its NUL): for readers
+   * that rejoin values a writer cut between the bytes of one character, which the decoded string
+   * can no longer give back. The buffer is read-only and valid only during the call.
+   */
+  default void entry(PoolEntry entry, ByteBuffer valueBytes) {
+    entry(entry);
+  }
 
   default void problem(KvpProblem problem) {}
 }

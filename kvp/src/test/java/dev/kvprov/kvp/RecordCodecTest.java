@@ -17,6 +17,35 @@ import org.junit.jupiter.api.Test;
 class RecordCodecTest {
 
   @Test
+  void scan_givesTheValueBytesAsStored_evenWhenTheyAreNotUtf8() throws IOException {
+    byte[] pool = new byte[2 * RECORD_SIZE];
+    pool[0] = 'k';
+    byte[] cut = "caf\u00e9".getBytes(UTF_8);
+    System.arraycopy(cut, 0, pool, KEY_SIZE, cut.length - 1); // ends inside the 'é'
+    pool[RECORD_SIZE] = 'k';
+    List<byte[]> values = new java.util.ArrayList<>();
+
+    RecordCodec.scan(
+        new java.io.ByteArrayInputStream(pool),
+        new PoolVisitor() {
+          @Override
+          public void entry(PoolEntry entry) {
+            throw new AssertionError("the two-argument entry is called");
+          }
+
+          @Override
+          public void entry(PoolEntry entry, java.nio.ByteBuffer valueBytes) {
+            byte[] copy = new byte[valueBytes.remaining()];
+            valueBytes.get(copy);
+            values.add(copy);
+          }
+        });
+
+    assertThat(values.get(0)).isEqualTo(Arrays.copyOf(cut, cut.length - 1));
+    assertThat(values.get(1)).isEmpty();
+  }
+
+  @Test
   void decode_cloudInitPool_matchesIndependentDecoderByteForByte() throws IOException {
     byte[] pool = Files.readAllBytes(TestPaths.fixture("pools/cloud-init-22.4.2.kvp_pool_1"));
     JsonNode expected =
