@@ -123,7 +123,7 @@ final class Items implements PoolVisitor {
     }
     List<String> problems = recordProblems.stream().map(KvpProblem::toString).toList();
     Matcher kvprov = KVPROV_PIECE.matcher(record.key());
-    if (kvprov.matches()) {
+    if (record.key().startsWith(KvpRecordFormat.KEY_PREFIX) && kvprov.matches()) {
       collect(
           kvprov.group(1),
           entry,
@@ -136,7 +136,7 @@ final class Items implements PoolVisitor {
     }
     Matcher cloudInit = CLOUD_INIT_PIECE.matcher(record.key());
     Matcher msgI = MSG_I.matcher(record.value());
-    if (cloudInit.matches() && msgI.find()) {
+    if (record.key().startsWith("CLOUD_INIT|") && cloudInit.matches() && msgI.find()) {
       // cloud-init does not say how many chunks there are: a group ends with a chunk whose slice
       // of the message is the rest (see finish()); until then it stays open.
       collect(

@@ -1,5 +1,13 @@
 package dev.kvprov.inspect;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,17 +17,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "kvp 0.1.0",
     description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
-    subcommands = {
-      ListCommand.class,
-      TreeCommand.class,
-      BlameCommand.class,
-      ReportCommand.class,
-      DoctorCommand.class,
-      DecodeCommand.class,
-      ItemCommands.Get.class,
-      ItemCommands.Set.class,
-      ItemCommands.Delete.class
-    },
     footer = {
       "",
       "Exit status: 0 ok; 1 problems found, a failure report, or nothing found; 2 usage; 3 I/O.",
@@ -31,8 +28,42 @@ import picocli.CommandLine.Command;
 public final class KvpCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Every subcommand, in the order {@code --help} lists them. */
+  private static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          ListCommand.class,
+          TreeCommand.class,
+          BlameCommand.class,
+          ReportCommand.class,
+          DoctorCommand.class,
+          DecodeCommand.class,
+          ItemCommands.Get.class,
+          ItemCommands.Set.class,
+          ItemCommands.Delete.class);
+
+  /** {@code kvp} with every subcommand. */
   static CommandLine commandLine() {
-    return new CommandLine(new KvpCommand());
+    CommandLine cli = new CommandLine(new KvpCommand());
+    SUBCOMMANDS.forEach(cli::addSubcommand);
+    return cli;
+  }
+
+  /**
+   * {@code kvp} for one run: when the first argument names a subcommand, only that one is built.
+   * Building a command's model is most of a short run's start-up, and a support engineer runs
+   * {@code kvp} many times in a row.
+   */
+  static CommandLine commandLine(String[] args) {
+    if (args.length > 0) {
+      for (Class<?> command : SUBCOMMANDS) {
+        if (command.getAnnotation(Command.class).name().equals(args[0])) {
+          CommandLine cli = new CommandLine(new KvpCommand());
+          cli.addSubcommand(command);
+          return cli;
+        }
+      }
+    }
+    return commandLine();
   }
 
   @Override
@@ -42,6 +73,18 @@ public final class KvpCommand implements Runnable {
 
   /** The entry point of {@code bin/kvp}. */
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    CommandLine cli = commandLine(args);
+    // Items are UTF-8 text: print them as such whatever the locale, buffered (flushed at exit and
+    // by commands that follow a pool), so large pools are not written a line per system call.
+    PrintWriter out =
+        new PrintWriter(
+            new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), 1 << 16),
+            false);
+    cli.setOut(out);
+    cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
+    int status = cli.execute(args);
+    out.flush();
+    System.exit(status);
   }
 }

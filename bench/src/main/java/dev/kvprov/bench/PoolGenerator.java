@@ -1,0 +1,174 @@
+package dev.kvprov.bench;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolEntry;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.RecordCodec;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvprovRecord;
+import io.opentelemetry.api.common.Attributes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Writes a realistic mixed pool of a given size for whole-process measurements of {@code kvp}:
+ * kvprov span trees (starts, ends, split long values, failures) interleaved with cloud-init's
+ * records taken from a real cloud-init pool (fresh uuids, so every event stays its own).
+ *
+ * <p>Usage: {@code PoolGenerator OUT RECORDS CLOUD_INIT_POOL}. Deterministic: the same arguments
+ * write the same bytes.
+ */
+public final class PoolGenerator {
+  private static final String VM = "00840e55-9be2-d441-a716-446655440000";
+
+  private final Random random = new Random(42);
+  private final List<KvpRecord> out = new ArrayList<>();
+  private Instant clock = Instant.parse("2026-11-22T04:47:40Z");
+  private double sinceBoot = 3.0;
+
+  private PoolGenerator() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 3) {
+      System.err.println(
+          "usage: PoolGenerator OUT RECORDS CLOUD_INIT_POOL\n"
+              + "  e.g. PoolGenerator /dev/shm/pool-100k.kvp 100000"
+              + " ../shared/fixtures/pools/cloud-init-22.4.2.kvp_pool_1");
+      System.exit(2);
+    }
+    Path file = Path.of(args[0]);
+    int records = Integer.parseInt(args[1]);
+    List<PoolEntry> cloudInit = RecordCodec.decode(Files.readAllBytes(Path.of(args[2]))).entries();
+    Files.deleteIfExists(file);
+    PoolFile pool = PoolFile.builder().file(file).build();
+    PoolGenerator generator = new PoolGenerator();
+    int written = 0;
+    while (written < records) {
+      generator.out.clear();
+      generator.trace();
+      generator.cloudInit(cloudInit);
+      List<KvpRecord> batch =
+          generator.out.subList(0, Math.min(generator.out.size(), records - written));
+      pool.append(batch);
+      written += batch.size();
+    }
+    System.err.printf("%s: %d records, %d bytes%n", file, written, Files.size(file));
+  }
+
+  /** One provisioning-like trace: a root and a dozen steps, some split, one in 20 failed. */
+  private void trace() {
+    String trace = hex(32);
+    String root = hex(16);
+    Instant rootStart = clock;
+    double rootBoot = sinceBoot;
+    start(trace, root, null, "provision");
+    for (int step = 0; step < 12; step++) {
+      String id = hex(16);
+      Instant start = clock;
+      double boot = sinceBoot;
+      start(trace, id, root, "step-" + step);
+      advance();
+      end(trace, id, root, "step-" + step, start, boot, random.nextInt(20) == 0);
+    }
+    end(trace, root, null, "provision", rootStart, rootBoot, false);
+  }
+
+  private void start(String trace, String id, String parent, String name) {
+    List<KvprovRecord.Field> fields = new ArrayList<>();
+    fields.add(new KvprovRecord.Field("Start", clock.toString()));
+    fields.add(new KvprovRecord.Field("Boot", String.format(Locale.ROOT, "%.3f", sinceBoot)));
+    ids(fields, trace, id, parent, name);
+    out.addAll(
+        KvpRecordFormat.encode(
+            new KvprovRecord(
+                KvprovRecord.Kind.START,
+                KvprovRecord.Level.INFO,
+                VM,
+                id,
+                fields,
+                Attributes.empty())));
+  }
+
+  private void end(
+      String trace,
+      String id,
+      String parent,
+      String name,
+      Instant start,
+      double boot,
+      boolean failed) {
+    List<KvprovRecord.Field> fields = new ArrayList<>();
+    fields.add(new KvprovRecord.Field("Start", start.toString()));
+    fields.add(new KvprovRecord.Field("End", clock.toString()));
+    fields.add(
+        new KvprovRecord.Field("Boot", String.format(Locale.ROOT, "%.3f-%.3f", boot, sinceBoot)));
+    fields.add(new KvprovRecord.Field("Status", failed ? "error" : "ok"));
+    if (failed) {
+      fields.add(new KvprovRecord.Field("Error", "exit status 9 from useradd"));
+    }
+    ids(fields, trace, id, parent, name);
+    // one end in eight carries a long attribute, so its value is split into pieces
+    String detail = random.nextInt(8) == 0 ? "x".repeat(1500) : "short";
+    out.addAll(
+        KvpRecordFormat.encode(
+            new KvprovRecord(
+                KvprovRecord.Kind.END,
+                failed ? KvprovRecord.Level.ERROR : KvprovRecord.Level.INFO,
+                VM,
+                id,
+                fields,
+                Attributes.builder().put("step.detail", detail).build())));
+  }
+
+  private static void ids(
+      List<KvprovRecord.Field> fields, String trace, String id, String parent, String name) {
+    fields.add(new KvprovRecord.Field("Trace", trace));
+    fields.add(new KvprovRecord.Field("Span", id));
+    if (parent != null) {
+      fields.add(new KvprovRecord.Field("Parent", parent));
+    }
+    fields.add(new KvprovRecord.Field("Name", name));
+  }
+
+  private void cloudInit(List<PoolEntry> fixture) {
+    String uuid = null;
+    String previous = null;
+    for (PoolEntry e : fixture) {
+      String key = e.key();
+      String base = key.replaceFirst("\\|\\d+$", "");
+      if (!base.equals(previous)) {
+        uuid = UUID.nameUUIDFromBytes(hex(16).getBytes(UTF_8)).toString();
+        previous = base;
+      }
+      out.add(
+          new KvpRecord(
+              key.replaceFirst(
+                  "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", uuid),
+              e.value()));
+    }
+  }
+
+  private void advance() {
+    long millis = 5 + random.nextInt(400);
+    clock = clock.plus(Duration.ofMillis(millis));
+    sinceBoot += millis / 1000.0;
+  }
+
+  private String hex(int digits) {
+    StringBuilder s = new StringBuilder(digits);
+    for (int i = 0; i < digits; i++) {
+      s.append(Character.forDigit(random.nextInt(16), 16));
+    }
+    return s.toString();
+  }
+}
