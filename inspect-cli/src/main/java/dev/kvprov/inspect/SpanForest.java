@@ -51,6 +51,12 @@ final class SpanForest {
               r.recordId(), id -> new SpanNode(r.name().orElse("?"), "kvprov"));
       r.parentSpanId().ifPresent(p -> kvprovParents.put(r.recordId(), p));
       node.start = r.start().orElse(node.start);
+      node.traceId = r.traceId().orElse(node.traceId);
+      node.spanId = r.spanId().orElse(node.spanId);
+      node.parentSpanId = r.parentSpanId().orElse(node.parentSpanId);
+      if (!r.attributes().isEmpty()) {
+        node.attributes = node.attributes.toBuilder().putAll(r.attributes()).build();
+      }
       if (r.kind() == KvprovRecord.Kind.END) {
         node.end = r.end().orElse(null);
         node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");

@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import io.opentelemetry.api.common.Attributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +15,15 @@ final class SpanNode {
   String status = "unfinished";
   String message = "";
   final List<SpanNode> children = new ArrayList<>();
+
+  /** The ids the writer recorded (kvprov's, in hex); null for writers that record none. */
+  String traceId;
+
+  String spanId;
+  String parentSpanId;
+
+  /** The span's attributes as the writer recorded them (kvprov's), secrets already removed. */
+  Attributes attributes = Attributes.empty();
 
   SpanNode(String name, String writer) {
     this.name = name;

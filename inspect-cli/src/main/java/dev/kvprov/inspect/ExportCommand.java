@@ -1,0 +1,364 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.exporter.logging.otlp.internal.traces.OtlpStdoutSpanExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp export}: the pool's spans as OTLP, to a collector or to a file. */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The spans as OTLP: sent to a collector, or written as OTLP JSON.",
+      "",
+      "Every writer's spans, as kvp tree shows them, as OpenTelemetry spans: sent",
+      "to an OTLP/HTTP collector (--otlp), or written as OTLP JSON for the",
+      "Collector's otlpjsonfile receiver (--otlp-json). kvprov's trace, span and",
+      "parent ids are kept; other writers' spans get ids derived from the pool,",
+      "the same on every export. A span that never finished is exported with",
+      "status ERROR and kvp.unfinished=true, ending at the pool's last time.",
+      "One attempt, no retries: run it again to retry."
+    },
+    footer = {
+      "",
+      "Exit status: 0 exported; 1 no spans in the pool; 2 usage error; 3 I/O",
+      "error (pool unreadable, collector unreachable or refusing, file not",
+      "written).",
+      "",
+      "Examples:",
+      "  kvp export --otlp http://localhost:4318",
+      "  kvp export --root /mnt/rescued-disk --otlp-json spans.jsonl",
+      "  kvp export --otlp https://otlp.example.com --header \"Authorization=Bearer $T\""
+    })
+final class ExportCommand implements Callable<Integer> {
+  /** The SDK reports why an export failed through java.util.logging, under this name. */
+  private static final Logger SDK_LOGGER = Logger.getLogger("io.opentelemetry");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(
+      names = "--otlp",
+      paramLabel = "URL",
+      description =
+          "Send to this OTLP/HTTP collector: its traces URL, or a base URL (then /v1/traces).")
+  String otlp;
+
+  @Option(
+      names = "--otlp-json",
+      paramLabel = "FILE",
+      description = "Write OTLP JSON (one ExportTraceServiceRequest per line); - is stdout.")
+  String otlpJson;
+
+  @Option(
+      names = "--header",
+      paramLabel = "K=V",
+      description = "An HTTP header for the collector, e.g. for its auth; repeatable.")
+  List<String> headers = new ArrayList<>();
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description = "Give up on the collector after this long (default: ${DEFAULT-VALUE}).")
+  int timeoutSeconds;
+
+  @Override
+  public Integer call() {
+    if (otlp == null && otlpJson == null) {
+      throw usage("say where to: --otlp URL, --otlp-json FILE, or both");
+    }
+    if (timeoutSeconds < 1) {
+      throw usage("--timeout must be at least 1 second");
+    }
+    URI endpoint = otlp == null ? null : endpoint(otlp);
+    Map<String, String> httpHeaders = headers();
+
+    SpanForest forest = new SpanForest();
+    ExportedSpans exported = new ExportedSpans(input.describe());
+    if (!input.forEachItem(
+        item -> {
+          forest.add(item);
+          exported.accept(item);
+        },
+        spec)) {
+      return 3;
+    }
+    ExportedSpans.Result result = exported.spans(forest.finish());
+    PrintWriter err = spec.commandLine().getErr();
+    if (result.withoutStart() > 0) {
+      err.println(
+          "kvp export: "
+              + result.withoutStart()
+              + " span(s) without a start time left out (damaged records?)");
+    }
+    List<SpanData> spans = result.spans();
+    if (spans.isEmpty()) {
+      err.println("kvp export: no spans in " + input.describe() + "; nothing exported");
+      return 1;
+    }
+
+    if (otlpJson != null) {
+      Optional<String> failure = writeJson(spans);
+      if (failure.isPresent()) {
+        err.println("kvp export: " + failure.get());
+        return 3;
+      }
+      err.println(summary(spans, otlpJson.equals("-") ? "stdout" : otlpJson));
+    }
+    if (endpoint != null) {
+      Optional<String> failure = send(spans, endpoint, httpHeaders);
+      if (failure.isPresent()) {
+        err.println("kvp export: " + shown(endpoint) + ": " + failure.get());
+        return 3;
+      }
+      err.println(summary(spans, shown(endpoint)));
+    }
+    return 0;
+  }
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+
+  /** A collector's base URL gets the traces path, as OTEL_EXPORTER_OTLP_ENDPOINT does. */
+  private URI endpoint(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw usage("--otlp: not a URL: " + e.getMessage());
+    }
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+        || uri.getHost() == null) {
+      throw usage("--otlp: not an http:// or https:// URL with a host");
+    }
+    String path = uri.getRawPath();
+    if (path != null && !path.isEmpty() && !path.equals("/")) {
+      return uri;
+    }
+    try {
+      return new URI(
+          uri.getScheme(),
+          uri.getRawUserInfo(),
+          uri.getHost(),
+          uri.getPort(),
+          "/v1/traces",
+          uri.getRawQuery(),
+          null);
+    } catch (URISyntaxException e) {
+      throw usage("--otlp: not a URL: " + e.getMessage());
+    }
+  }
+
+  /** Header values are often secrets: no message here repeats one. */
+  private Map<String, String> headers() {
+    Map<String, String> parsed = new LinkedHashMap<>();
+    for (String header : headers) {
+      int equals = header.indexOf('=');
+      if (equals < 1) {
+        throw usage("--header takes NAME=VALUE (value not shown)");
+      }
+      String name = header.substring(0, equals).trim();
+      if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+        throw usage("--header: not a header name: " + name);
+      }
+      String value = header.substring(equals + 1);
+      // The HTTP client would refuse it later, quoting the value in its message.
+      if (value.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {
+        throw usage("--header " + name + ": control characters in the value (value not shown)");
+      }
+      parsed.put(name, value);
+    }
+    return parsed;
+  }
+
+  /** The URL as said back to the user: without credentials or query. */
+  private static String shown(URI uri) {
+    try {
+      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+          .toString();
+    } catch (URISyntaxException e) {
+      return uri.getScheme() + "://" + uri.getHost();
+    }
+  }
+
+  private Optional<String> writeJson(List<SpanData> spans) {
+    // Rendered whole, then written: a pool holds at most a few thousand spans, and a write error
+    // then surfaces here as an IOException (the JSON exporter would only log it).
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    // The OTLP JSON writer of opentelemetry-exporter-logging-otlp; its package is marked internal
+    // but it is the only one that takes a stream. The version is pinned, and ExportCommandTest
+    // checks the format.
+    SpanExporter exporter = OtlpStdoutSpanExporter.builder().setOutput(json).build();
+    CompletableResultCode rendered = exporter.export(spans);
+    exporter.shutdown();
+    if (!rendered.isSuccess()) {
+      return Optional.of("could not render the spans as OTLP JSON");
+    }
+    if (otlpJson.equals("-")) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(json.toString(UTF_8));
+      out.flush();
+      return Optional.empty();
+    }
+    try {
+      Files.write(Path.of(otlpJson), json.toByteArray());
+      return Optional.empty();
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.of(otlpJson + ": no such directory");
+    } catch (java.nio.file.AccessDeniedException e) {
+      return Optional.of(otlpJson + ": permission denied");
+    } catch (IOException | RuntimeException e) {
+      return Optional.of(otlpJson + ": " + e.getMessage());
+    }
+  }
+
+  /** Sends the spans in one request; the reason it failed, if it did. */
+  private Optional<String> send(List<SpanData> spans, URI endpoint, Map<String, String> headers) {
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    SpanExporter exporter;
+    try {
+      OtlpHttpSpanExporterBuilder builder =
+          OtlpHttpSpanExporter.builder()
+              .setEndpoint(endpoint.toString())
+              .setTimeout(timeout)
+              .setConnectTimeout(timeout)
+              .setRetryPolicy(null)
+              .setMeterProvider(MeterProvider.noop());
+      headers.forEach(builder::addHeader);
+      exporter = builder.build();
+    } catch (IllegalArgumentException e) {
+      // Its message would quote the URL, credentials and all.
+      return Optional.of("not an endpoint the OTLP exporter takes");
+    }
+    SdkComplaints complaints = new SdkComplaints();
+    try {
+      // The sender gives up after the timeout; the extra second lets its reason arrive first.
+      CompletableResultCode sent =
+          exporter.export(spans).join(timeoutSeconds + 1L, TimeUnit.SECONDS);
+      if (sent.isSuccess()) {
+        return Optional.empty();
+      }
+      if (!sent.isDone()) {
+        return Optional.of("no answer within " + timeoutSeconds + " s");
+      }
+      return complaints.first().or(() -> Optional.ofNullable(describe(sent.getFailureThrowable())));
+    } finally {
+      exporter.shutdown().join(1, TimeUnit.SECONDS);
+      complaints.close();
+    }
+  }
+
+  /** What went wrong, from the first exception that is not a mere wrapper of another. */
+  private static String describe(Throwable failure) {
+    if (failure == null) {
+      return "the export failed";
+    }
+    Throwable cause = failure;
+    while (cause.getCause() != null
+        && (cause instanceof java.io.UncheckedIOException
+            || cause instanceof java.util.concurrent.CompletionException
+            || cause instanceof java.util.concurrent.ExecutionException
+            || cause.getClass().getSimpleName().endsWith("ExportException"))) {
+      cause = cause.getCause();
+    }
+    String name = cause.getClass().getSimpleName();
+    return cause.getMessage() == null ? name : name + ": " + cause.getMessage();
+  }
+
+  private static String summary(List<SpanData> spans, String destination) {
+    Map<String, Long> byWriter =
+        spans.stream()
+            .collect(
+                Collectors.groupingBy(
+                    s -> s.getResource().getAttribute(ExportedSpans.SERVICE_NAME),
+                    LinkedHashMap::new,
+                    Collectors.counting()));
+    return "exported "
+        + spans.size()
+        + (spans.size() == 1 ? " span (" : " spans (")
+        + byWriter.entrySet().stream()
+            .map(e -> e.getKey() + ": " + e.getValue())
+            .collect(Collectors.joining(", "))
+        + ") to "
+        + destination;
+  }
+
+  /**
+   * What the SDK says while an export runs, kept instead of printed: java.util.logging would print
+   * it as multi-line records with stack traces, and the reason belongs in the one-line error.
+   */
+  private static final class SdkComplaints extends Handler implements AutoCloseable {
+    private final boolean parentHandlers;
+    private final List<String> complaints = new ArrayList<>();
+
+    SdkComplaints() {
+      synchronized (SDK_LOGGER) {
+        parentHandlers = SDK_LOGGER.getUseParentHandlers();
+        SDK_LOGGER.setUseParentHandlers(false);
+        SDK_LOGGER.addHandler(this);
+      }
+    }
+
+    @Override
+    public synchronized void publish(LogRecord record) {
+      if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+        // e.g. "Failed to export spans. Server responded with HTTP status code 500. Error
+        // message: " -- the line already says it is about the export; an empty tail says nothing.
+        String message =
+            record
+                .getMessage()
+                .replaceFirst("^Failed to export spans\\.\\s*", "")
+                .replaceFirst("\\s*Error message:\\s*$", "");
+        Throwable thrown = record.getThrown();
+        complaints.add(message + (thrown == null ? "" : " (" + describe(thrown) + ")"));
+      }
+    }
+
+    synchronized Optional<String> first() {
+      return complaints.stream().findFirst();
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      synchronized (SDK_LOGGER) {
+        SDK_LOGGER.removeHandler(this);
+        SDK_LOGGER.setUseParentHandlers(parentHandlers);
+      }
+    }
+  }
+}

@@ -1,0 +1,286 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.otel.ProvisioningReport;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceId;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.data.StatusData;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * A pool's spans as OpenTelemetry {@link SpanData}, for {@code kvp export}.
+ *
+ * <p>Ids a writer recorded (kvprov's) are kept, so the exported trace is the one the agent
+ * produced. Writers that record none (cloud-init, azure-init) get ids derived from what they did
+ * record, so that exporting the same pool twice gives the same ids: one trace per writer and boot,
+ * each span's id from its trace, its place in the tree and its start.
+ *
+ * <p>Feed it every item of the pool first (it learns the VM id and cloud-init's boot times from the
+ * keys), then call {@link #spans}.
+ */
+final class ExportedSpans implements Consumer<Item> {
+  static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+  private static final AttributeKey<String> HOST_ID = AttributeKey.stringKey("host.id");
+  private static final AttributeKey<String> POOL = AttributeKey.stringKey("kvp.pool");
+  private static final AttributeKey<Boolean> UNFINISHED = AttributeKey.booleanKey("kvp.unfinished");
+  private static final String NEVER_FINISHED = "never finished";
+
+  private static final Pattern VM_ID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  private static final String NO_VM_ID = "00000000-0000-0000-0000-000000000000";
+
+  /** cloud-init's boot epoch can differ by a second between the stages of one boot. */
+  private static final long BOOT_JITTER_SECONDS = 2;
+
+  private final String pool;
+  private final Map<String, String> writerVmIds = new HashMap<>();
+  private String poolVmId;
+  private final Map<String, TreeSet<Long>> bootEpochs = new HashMap<>();
+
+  /** The spans, parents before children, and how many could not be exported. */
+  record Result(List<SpanData> spans, int withoutStart) {}
+
+  /**
+   * @param pool where the pool came from (a path, or {@code stdin}): a resource attribute
+   */
+  ExportedSpans(String pool) {
+    this.pool = pool;
+  }
+
+  @Override
+  public void accept(Item item) {
+    String[] parts = item.key().split("\\|", -1);
+    switch (item.writer()) {
+      case "kvprov", "azure-init" -> {
+        if (parts.length > 1) {
+          vmId(item.writer(), parts[1]);
+        }
+      }
+      case "cloud-init" -> {
+        if (parts.length > 1 && parts[1].matches("\\d{1,12}")) {
+          bootEpochs
+              .computeIfAbsent("cloud-init", w -> new TreeSet<>())
+              .add(Long.parseLong(parts[1]));
+        }
+        // CLOUD_INIT|<boot>|<type>|<name>|<vm id>|<uuid> since 26.1; before, no vm id.
+        if (parts.length == 6) {
+          vmId("cloud-init", parts[4]);
+        }
+      }
+      case "report" -> {
+        try {
+          ProvisioningReport.parse(item.value()).get("vm_id").ifPresent(id -> vmId(null, id));
+        } catch (IllegalArgumentException e) {
+          // Not a report after all: it names no VM.
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /** Every writer in a pool runs on the same VM: one that does not say which is told by another. */
+  private void vmId(String writer, String text) {
+    String id = text.toLowerCase(Locale.ROOT);
+    if (!VM_ID.matcher(id).matches() || id.equals(NO_VM_ID)) {
+      return;
+    }
+    if (writer != null) {
+      writerVmIds.put(writer, id);
+    }
+    poolVmId = id;
+  }
+
+  private String vmIdOf(String writer) {
+    return writerVmIds.getOrDefault(writer, poolVmId);
+  }
+
+  Result spans(List<SpanNode> roots) {
+    Walk walk = new Walk(roots);
+    for (SpanNode root : roots) {
+      walk.visit(root, null, "");
+    }
+    return new Result(List.copyOf(walk.spans), walk.withoutStart);
+  }
+
+  private final class Walk {
+    final Instant latest;
+    final List<SpanData> spans = new ArrayList<>();
+    final Map<String, Resource> resources = new HashMap<>();
+    final Map<String, Instant> firstStarts = new HashMap<>();
+    final Map<String, Integer> seen = new HashMap<>();
+    int withoutStart;
+
+    Walk(List<SpanNode> roots) {
+      latest = latest(roots);
+      for (SpanNode root : roots) {
+        if (root.start != null) {
+          firstStarts.merge(root.writer, root.start, (a, b) -> a.isBefore(b) ? a : b);
+        }
+      }
+    }
+
+    void visit(SpanNode node, SpanContext parent, String path) {
+      String place = path + "\n" + node.name;
+      SpanContext context;
+      SpanContext parentContext;
+      if (TraceId.isValid(node.traceId) && SpanId.isValid(node.spanId)) {
+        context = context(node.traceId, node.spanId);
+        parentContext =
+            SpanId.isValid(node.parentSpanId)
+                ? context(node.traceId, node.parentSpanId)
+                : parent == null ? SpanContext.getInvalid() : parent;
+      } else {
+        String traceId = parent != null ? parent.getTraceId() : derivedTraceId(node);
+        String occurrence = traceId + place + "\n" + node.start;
+        int n = seen.merge(occurrence, 1, Integer::sum);
+        context = context(traceId, hash(occurrence + "\n" + n, SpanId.getLength()));
+        parentContext = parent == null ? SpanContext.getInvalid() : parent;
+      }
+      if (node.start == null) {
+        withoutStart++;
+      } else {
+        spans.add(span(node, context, parentContext));
+      }
+      for (SpanNode child : node.children) {
+        visit(child, context, place);
+      }
+    }
+
+    private ExportedSpan span(SpanNode node, SpanContext context, SpanContext parent) {
+      AttributesBuilder attributes = node.attributes.toBuilder();
+      Instant end = node.end;
+      StatusData status =
+          switch (node.status) {
+            case "error" -> StatusData.create(StatusCode.ERROR, node.message);
+            case "unfinished" -> {
+              // Started, never finished: hung or killed. It ran at least until the last thing the
+              // pool saw; an error, because provisioning did not get past it.
+              attributes.put(UNFINISHED, true);
+              end = latest.isAfter(node.start) ? latest : node.start;
+              yield StatusData.create(StatusCode.ERROR, NEVER_FINISHED);
+            }
+            // OpenTelemetry's "no error": what kvprov records for most spans.
+            default -> StatusData.unset();
+          };
+      if (end == null || end.isBefore(node.start)) {
+        end = node.start;
+      }
+      return new ExportedSpan(
+          node.name,
+          context,
+          parent,
+          status,
+          nanos(node.start),
+          nanos(end),
+          attributes.build(),
+          resources.computeIfAbsent(node.writer, this::resource));
+    }
+
+    private Resource resource(String writer) {
+      AttributesBuilder attributes = Attributes.builder().put(SERVICE_NAME, writer);
+      String vmId = vmIdOf(writer);
+      if (vmId != null) {
+        attributes.put(HOST_ID, vmId);
+      }
+      return Resource.create(attributes.put(POOL, pool).build());
+    }
+
+    /** One trace per writer, VM and boot. */
+    private String derivedTraceId(SpanNode root) {
+      return hash(
+          root.writer + "\n" + vmIdOf(root.writer) + "\n" + boot(root), TraceId.getLength());
+    }
+
+    /**
+     * The boot a root span belongs to: the last boot the writer's keys name that began before the
+     * span did (cloud-init's); for a writer whose keys name none, its first span in the pool (every
+     * writer empties the pool once per boot, so a pool mostly holds one).
+     */
+    private String boot(SpanNode root) {
+      TreeSet<Long> epochs = bootEpochs.get(root.writer);
+      if (epochs != null && root.start != null) {
+        Long boot = null;
+        Long previous = null;
+        for (long epoch : epochs) {
+          boolean sameBoot = previous != null && epoch - previous <= BOOT_JITTER_SECONDS;
+          previous = epoch;
+          if (epoch > root.start.getEpochSecond() + BOOT_JITTER_SECONDS) {
+            break;
+          }
+          if (!sameBoot) {
+            boot = epoch;
+          }
+        }
+        if (boot != null) {
+          return "boot " + boot;
+        }
+      }
+      return "first span " + firstStarts.get(root.writer);
+    }
+  }
+
+  private static Instant latest(List<SpanNode> nodes) {
+    Instant latest = Instant.EPOCH;
+    for (SpanNode node : nodes) {
+      for (Instant t : new Instant[] {node.start, node.end}) {
+        if (t != null && t.isAfter(latest)) {
+          latest = t;
+        }
+      }
+      Instant below = latest(node.children);
+      if (below.isAfter(latest)) {
+        latest = below;
+      }
+    }
+    return latest;
+  }
+
+  private static SpanContext context(String traceId, String spanId) {
+    return SpanContext.create(traceId, spanId, TraceFlags.getSampled(), TraceState.getDefault());
+  }
+
+  /** OTLP's time: nanoseconds since 1970 in 64 bits; a damaged timestamp is held to that range. */
+  private static long nanos(Instant t) {
+    if (t.getEpochSecond() < 0) {
+      return 0;
+    }
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** A stable id of {@code hexLength} hex digits from {@code seed}; never the invalid all-zero. */
+  private static String hash(String seed, int hexLength) {
+    byte[] digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256").digest(seed.getBytes(UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    digest[hexLength / 2 - 1] |= 1;
+    return HexFormat.of().formatHex(digest, 0, hexLength / 2);
+  }
+}
