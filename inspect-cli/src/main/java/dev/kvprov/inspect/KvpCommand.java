@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       ListCommand.class,
       TreeCommand.class,
       BlameCommand.class,
+      TimelineCommand.class,
       ReportCommand.class,
       DoctorCommand.class,
       DecodeCommand.class,

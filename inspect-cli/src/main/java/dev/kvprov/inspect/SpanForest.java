@@ -46,8 +46,10 @@ final class SpanForest {
               r.recordId(), id -> new SpanNode(r.name().orElse("?"), "kvprov"));
       r.parentSpanId().ifPresent(p -> kvprovParents.put(r.recordId(), p));
       node.start = r.start().orElse(node.start);
+      node.startSinceBoot = r.sinceBoot().orElse(node.startSinceBoot);
       if (r.kind() == KvprovRecord.Kind.END) {
         node.end = r.end().orElse(null);
+        node.endSinceBoot = r.endSinceBoot().orElse(null);
         node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
         node.message = r.errorMessage().orElse("");
       }
