@@ -34,6 +34,7 @@ public final class KvpCommand implements Runnable {
           ListCommand.class,
           TreeCommand.class,
           BlameCommand.class,
+          TimelineCommand.class,
           ExportCommand.class,
           ReportCommand.class,
           DoctorCommand.class,

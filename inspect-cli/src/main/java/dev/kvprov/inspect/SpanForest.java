@@ -57,8 +57,10 @@ final class SpanForest {
       if (!r.attributes().isEmpty()) {
         node.attributes = node.attributes.toBuilder().putAll(r.attributes()).build();
       }
+      node.startSinceBoot = r.sinceBoot().orElse(node.startSinceBoot);
       if (r.kind() == KvprovRecord.Kind.END) {
         node.end = r.end().orElse(null);
+        node.endSinceBoot = r.endSinceBoot().orElse(null);
         node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
         node.message = r.errorMessage().orElse("");
       }

@@ -12,6 +12,12 @@ final class SpanNode {
   final String writer;
   Instant start;
   Instant end;
+
+  /** The start and end by the writer's monotonic boot clock (kvprov's {@code Boot}), or null. */
+  Duration startSinceBoot;
+
+  Duration endSinceBoot;
+
   String status = "unfinished";
   String message = "";
   final List<SpanNode> children = new ArrayList<>();

@@ -1,0 +1,193 @@
+package dev.kvprov.inspect;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * One timeline across writers: every span's start and end and every point event, in time since
+ * boot, merged and sorted. The boot comes from {@code --boot-time}, else from kvprov's records
+ * (wall time less their monotonic {@code Boot}: millisecond precision), else from cloud-init's keys
+ * (whole seconds); with none of these, times count from the first event, and {@link Boot} says so.
+ */
+final class Timeline {
+  /** Messages are cut to this many characters, so that one runaway text cannot flood a page. */
+  static final int MAX_MESSAGE = 1024;
+
+  /** Where the boot time came from. */
+  enum Source {
+    OPTION("option", "given with --boot-time"),
+    KVPROV("kvprov", "from kvprov records (wall time - Boot)"),
+    CLOUD_INIT("cloud-init", "from cloud-init keys (boot epoch, whole seconds)"),
+    NONE("none", "unknown");
+
+    final String token;
+    final String description;
+
+    Source(String token, String description) {
+      this.token = token;
+      this.description = description;
+    }
+  }
+
+  /**
+   * What times count from.
+   *
+   * @param time the boot time, or null when unknown
+   * @param origin time zero: the boot, or when that is unknown the first event (null: no event)
+   */
+  record Boot(Instant time, Source source, Instant origin) {}
+
+  /**
+   * One line of the timeline.
+   *
+   * @param at time since boot (or since the first event, see {@link Boot})
+   * @param time the wall-clock time the writer recorded, or null
+   * @param kind {@code start}, {@code end}, or a point's kind ({@code event}, {@code log}, {@code
+   *     report}, a cloud-init event type)
+   * @param status a span's {@code ok}, {@code error} or {@code unfinished}; a point's {@code error}
+   *     or {@code ok}, or null
+   * @param duration an end row's span duration, else null
+   */
+  record Row(
+      Duration at,
+      Instant time,
+      String writer,
+      String kind,
+      String name,
+      String status,
+      String message,
+      Duration duration) {}
+
+  /** One span, for a waterfall: {@code end} is null when it never finished (or is unreadable). */
+  record Bar(
+      String name,
+      String writer,
+      int depth,
+      Duration start,
+      Duration end,
+      String status,
+      String message) {}
+
+  final Boot boot;
+  final List<Row> rows = new ArrayList<>();
+
+  /** Spans in tree order (roots by start, children under their parent). */
+  final List<Bar> bars = new ArrayList<>();
+
+  /** Spans and events left out because they carry no readable time. */
+  int undated;
+
+  private Timeline(Boot boot) {
+    this.boot = boot;
+  }
+
+  /**
+   * @param bootTime the boot time given by the user, or null to find it in the pool
+   */
+  static Timeline of(List<SpanNode> roots, PointEvents events, Instant bootTime) {
+    Timeline timeline = new Timeline(boot(roots, events, bootTime));
+    roots.forEach(root -> timeline.span(root, 0));
+    events.points.forEach(timeline::point);
+    // Stable: equal times keep tree order (a parent's start before its child's, a child's end
+    // before its parent's), then pool order.
+    timeline.rows.sort(Comparator.comparing(Row::at));
+    return timeline;
+  }
+
+  private static Boot boot(List<SpanNode> roots, PointEvents events, Instant given) {
+    if (given != null) {
+      return new Boot(given, Source.OPTION, given);
+    }
+    if (events.kvprovBoot() != null) {
+      return new Boot(events.kvprovBoot(), Source.KVPROV, events.kvprovBoot());
+    }
+    if (events.cloudInitBoot() != null) {
+      return new Boot(events.cloudInitBoot(), Source.CLOUD_INIT, events.cloudInitBoot());
+    }
+    List<Instant> times = new ArrayList<>();
+    roots.forEach(root -> times(root, times));
+    events.points.forEach(p -> times.add(p.time()));
+    Instant first =
+        times.stream().filter(t -> t != null).min(Comparator.naturalOrder()).orElse(null);
+    return new Boot(null, Source.NONE, first);
+  }
+
+  private static void times(SpanNode node, List<Instant> times) {
+    times.add(node.start);
+    times.add(node.end);
+    node.children.forEach(child -> times(child, times));
+  }
+
+  /**
+   * A writer's own time since boot is monotonic (a wall-clock step between two of its processes
+   * does not bend it), so it wins over wall time less the boot — unless the user gave the boot.
+   */
+  private Duration at(Instant time, Duration sinceBoot) {
+    if (sinceBoot != null && boot.source() != Source.OPTION && boot.source() != Source.NONE) {
+      return sinceBoot;
+    }
+    return time == null || boot.origin() == null ? null : Duration.between(boot.origin(), time);
+  }
+
+  private void span(SpanNode node, int depth) {
+    Duration start = at(node.start, node.startSinceBoot);
+    Duration end = at(node.end, node.endSinceBoot);
+    add(start, node.start, node.writer, "start", node.name, node.status, "", null);
+    if (start != null) {
+      bars.add(new Bar(node.name, node.writer, depth, start, end, node.status, cut(node.message)));
+    }
+    node.children.forEach(child -> span(child, depth + 1));
+    if (!node.status.equals("unfinished")) {
+      Duration duration = start == null || end == null ? null : end.minus(start);
+      add(end, node.end, node.writer, "end", node.name, node.status, node.message, duration);
+    }
+  }
+
+  private void point(PointEvents.Point p) {
+    add(
+        at(p.time(), p.sinceBoot()),
+        p.time(),
+        p.writer(),
+        p.kind(),
+        p.name(),
+        p.status(),
+        p.message(),
+        null);
+  }
+
+  private void add(
+      Duration at,
+      Instant time,
+      String writer,
+      String kind,
+      String name,
+      String status,
+      String message,
+      Duration duration) {
+    if (at == null) {
+      undated++;
+      return;
+    }
+    rows.add(new Row(at, time, writer, kind, name, status, cut(message), duration));
+  }
+
+  static String cut(String text) {
+    if (text.length() <= MAX_MESSAGE) {
+      return text;
+    }
+    int end = MAX_MESSAGE;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--;
+    }
+    return text.substring(0, end) + "…[" + (text.length() - end) + " chars cut]";
+  }
+
+  /** Seconds, e.g. {@code 12.345678}: the double nearest the exact value, for any duration. */
+  static double seconds(Duration d) {
+    return BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9)).doubleValue();
+  }
+}

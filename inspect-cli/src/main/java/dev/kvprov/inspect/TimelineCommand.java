@@ -1,0 +1,261 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp timeline}: every writer's spans and events on one clock, seconds since boot. */
+@Command(
+    name = "timeline",
+    mixinStandardHelpOptions = true,
+    description = {
+      "One timeline across writers, in seconds since boot; --html draws it as a waterfall page.",
+      "",
+      "Every span's start and end and every point event (kvprov events and logs, cloud-init"
+          + " and azure-init events, the PROVISIONING_REPORT), every writer's, merged by time."
+          + " The boot time comes from --boot-time, else kvprov's records, else cloud-init's"
+          + " keys; the first line says which, or that it is unknown and times count from the"
+          + " first event. --html FILE writes one self-contained page (inline SVG, nothing"
+          + " fetched) to attach to a ticket."
+    },
+    footer = {
+      "",
+      "Exit status: 0 ok (an empty pool too); 2 usage error; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp timeline",
+      "  kvp timeline --root /mnt/rescued-disk --html boot.html",
+      "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json"
+    })
+final class TimelineCommand implements Callable<Integer> {
+  private static final int COLUMNS = 80;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(
+      names = "--json",
+      description =
+          "{boot: {time, source, origin}, rows: [{t_s, time, writer, kind, name, status,"
+              + " message, duration_s}], undated}")
+  boolean json;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Write a self-contained waterfall page to FILE instead of the text timeline.")
+  Path html;
+
+  @Option(
+      names = "--boot-time",
+      paramLabel = "T",
+      converter = BootTimeConverter.class,
+      description = "When the boot began, RFC 3339 or epoch seconds: overrides the pool's clues.")
+  Instant bootTime;
+
+  /**
+   * RFC 3339 with an offset ({@code 2026-11-22T04:39:15Z}) or epoch seconds ({@code 1795322355}).
+   */
+  static final class BootTimeConverter implements CommandLine.ITypeConverter<Instant> {
+    @Override
+    public Instant convert(String text) {
+      if (text.matches("\\d{1,12}(\\.\\d{1,9})?")) {
+        BigDecimal seconds = new BigDecimal(text);
+        return Instant.ofEpochSecond(
+            seconds.longValue(),
+            seconds.remainder(BigDecimal.ONE).movePointRight(9).intValueExact());
+      }
+      try {
+        return OffsetDateTime.parse(text).toInstant();
+      } catch (DateTimeParseException e) {
+        throw new CommandLine.TypeConversionException(
+            "'" + text + "' is neither an RFC 3339 time with an offset nor epoch seconds");
+      }
+    }
+  }
+
+  @Override
+  public Integer call() {
+    SpanForest forest = new SpanForest();
+    PointEvents events = new PointEvents();
+    boolean read =
+        input.forEachItem(
+            item -> {
+              forest.add(item);
+              events.add(item);
+            },
+            spec);
+    if (!read) {
+      return 3;
+    }
+    Timeline timeline = Timeline.of(forest.finish(), events, bootTime);
+    PrintWriter out = spec.commandLine().getOut();
+    if (html != null) {
+      try {
+        Files.writeString(html, TimelinePage.render(timeline, input.describe()), UTF_8);
+      } catch (IOException e) {
+        spec.commandLine()
+            .getErr()
+            .println("kvp timeline: cannot write " + html + ": " + reason(e));
+        return 3;
+      }
+    }
+    if (json) {
+      out.println(toJson(timeline));
+    } else if (html != null) {
+      out.printf(
+          "wrote %s: %d spans, %d rows%n",
+          printable(html.toString()), timeline.bars.size(), timeline.rows.size());
+    } else {
+      print(timeline, out);
+    }
+    return 0;
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getMessage();
+  }
+
+  /** The header line: the boot time used and where it came from, or that it is unknown. */
+  static String bootLine(Timeline.Boot boot) {
+    if (boot.source() != Timeline.Source.NONE) {
+      return "boot " + boot.time() + " " + boot.source().description;
+    }
+    return boot.origin() == null
+        ? "boot time unknown, and nothing in the pool has a time"
+        : "boot time unknown: seconds since the first event, " + boot.origin();
+  }
+
+  private void print(Timeline timeline, PrintWriter out) {
+    out.println(bootLine(timeline.boot));
+    if (timeline.rows.isEmpty()) {
+      out.println("no timed events in " + printable(input.describe()));
+    }
+    int timeWidth = 0;
+    int writerWidth = 0;
+    int kindWidth = 0;
+    for (Timeline.Row row : timeline.rows) {
+      timeWidth = Math.max(timeWidth, seconds(row).length());
+      writerWidth = Math.max(writerWidth, row.writer().length());
+      kindWidth = Math.max(kindWidth, Math.min(row.kind().length(), 14));
+    }
+    for (Timeline.Row row : timeline.rows) {
+      String head =
+          String.format(
+              Locale.ROOT,
+              "  %" + timeWidth + "s  %-" + writerWidth + "s  %-" + kindWidth + "s  ",
+              seconds(row),
+              printable(row.writer()),
+              printable(row.kind()));
+      boolean span = row.kind().equals("start") || row.kind().equals("end");
+      StringBuilder line = new StringBuilder(head).append(printable(row.name()));
+      if (row.duration() != null) {
+        line.append(String.format(Locale.ROOT, "  %.3fs", Timeline.seconds(row.duration())));
+      }
+      if (row.kind().equals("start") && "unfinished".equals(row.status())) {
+        line.append("  NEVER FINISHED");
+      } else if (row.kind().equals("end") && "error".equals(row.status())) {
+        line.append("  FAILED");
+      } else if (!span && "error".equals(row.status())) {
+        line.append("  ERROR");
+      }
+      if (!span && !row.message().isEmpty()) {
+        line.append(": ").append(printable(row.message()));
+      }
+      out.println(cut(line.toString()));
+      if (row.kind().equals("end") && !row.message().isEmpty()) {
+        out.println(cut(" ".repeat(head.length()) + printable(row.message())));
+      }
+    }
+    if (timeline.undated > 0) {
+      out.println(timeline.undated + " spans or events without a readable time left out");
+    }
+  }
+
+  private static String seconds(Timeline.Row row) {
+    return String.format(Locale.ROOT, "%+.3fs", Timeline.seconds(row.at()));
+  }
+
+  private static String cut(String line) {
+    if (line.codePointCount(0, line.length()) <= COLUMNS) {
+      return line;
+    }
+    return line.substring(0, line.offsetByCodePoints(0, COLUMNS - 1)) + "…";
+  }
+
+  /** Pool text for a terminal: control characters (escape sequences too) made visible. */
+  static String printable(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    text.codePoints()
+        .forEach(
+            c -> {
+              switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                  if (Character.isISOControl(c)) {
+                    b.append(String.format(Locale.ROOT, "\\x%02X", c));
+                  } else {
+                    b.appendCodePoint(c);
+                  }
+                }
+              }
+            });
+    return b.toString();
+  }
+
+  private static ObjectNode toJson(Timeline timeline) {
+    ObjectNode root = new ObjectMapper().createObjectNode();
+    ObjectNode boot = root.putObject("boot");
+    boot.put("time", text(timeline.boot.time()));
+    boot.put("source", timeline.boot.source().token);
+    boot.put("origin", text(timeline.boot.origin()));
+    ArrayNode rows = root.putArray("rows");
+    for (Timeline.Row row : timeline.rows) {
+      ObjectNode r = rows.addObject();
+      r.put("t_s", Timeline.seconds(row.at()));
+      r.put("time", text(row.time()));
+      r.put("writer", row.writer());
+      r.put("kind", row.kind());
+      r.put("name", row.name());
+      r.put("status", row.status());
+      r.put("message", row.message());
+      if (row.duration() == null) {
+        r.putNull("duration_s");
+      } else {
+        r.put("duration_s", Timeline.seconds(row.duration()));
+      }
+    }
+    root.put("undated", timeline.undated);
+    return root;
+  }
+
+  private static String text(Instant instant) {
+    return instant == null ? null : instant.toString();
+  }
+}
