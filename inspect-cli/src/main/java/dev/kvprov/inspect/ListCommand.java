@@ -114,8 +114,11 @@ final class ListCommand implements Callable<Integer> {
             return;
           }
           JsonNode event = json || minLevel >= 0 || since != null ? Events.of(item, mapper) : null;
-          if (minLevel >= 0 && LEVELS.indexOf(Events.level(item, event)) < minLevel) {
-            return;
+          if (minLevel >= 0) {
+            String itemLevel = Events.level(item, event);
+            if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
+              return;
+            }
           }
           if (since != null) {
             Instant at = Events.time(event);

@@ -26,13 +26,28 @@ class HostileInputPropertiesTest {
           List.of("report"),
           List.of("doctor", "--json"),
           List.of("decode"),
-          List.of("export", "--otlp-json", "-"));
+          List.of("export", "--otlp-json", "-"),
+          List.of("list", "--raw", "--json"),
+          List.of("list", "--level", "WARN", "--since", "2026-11-22T04:47:46Z"),
+          List.of("blame", "--json"),
+          List.of("timeline", "--json"),
+          List.of("get", "PROVISIONING_REPORT"));
 
   @Property(tries = 150)
   void readCommands_neverThrow(@ForAll("pools") byte[] pool) throws Exception {
+    everyCommandAnswers(pool, "--file");
+  }
+
+  /** Host exports made from the same pools, with characters flipped or cut short. */
+  @Property(tries = 100)
+  void readCommands_onHostExports_neverThrow(@ForAll("exports") String export) throws Exception {
+    everyCommandAnswers(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), "--host-xml");
+  }
+
+  private static void everyCommandAnswers(byte[] input, String option) throws Exception {
     Path file = Files.createTempFile("kvp-fuzz", ".kvp");
     try {
-      Files.write(file, pool);
+      Files.write(file, input);
       for (List<String> command : COMMANDS) {
         Throwable[] thrown = new Throwable[1];
         CommandLine cli = KvpCommand.commandLine();
@@ -47,7 +62,7 @@ class HostileInputPropertiesTest {
         for (int i = 0; i < command.size(); i++) {
           args[i] = command.get(i);
         }
-        args[command.size()] = "--file";
+        args[command.size()] = option;
         args[command.size() + 1] = file.toString();
 
         int exit = cli.execute(args);
@@ -60,10 +75,93 @@ class HostileInputPropertiesTest {
     }
   }
 
-  /** The cloud-init fixture with bytes flipped, cut short or pieces shuffled, or pure noise. */
+  /**
+   * Every writer's records (the cloud-init fixture, azure-init's byte-cut pieces, kvprov's split
+   * spans and a report), as CIM-XML lines or a JSON array, mutated or cut short.
+   */
+  @Provide
+  Arbitrary<String> exports() throws Exception {
+    List<String> lines = new java.util.ArrayList<>();
+    for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seedPool()).entries()) {
+      lines.add(HostExportTest.instance(e.key(), e.value(), lines.size() % 2 == 0));
+    }
+    String text = String.join("\n", lines);
+    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(lines);
+    return Arbitraries.of(text, json)
+        .flatMap(
+            base ->
+                Arbitraries.frequencyOf(
+                    Tuple.of(
+                        3,
+                        Arbitraries.integers()
+                            .between(0, base.length() - 1)
+                            .list()
+                            .ofMinSize(1)
+                            .ofMaxSize(20)
+                            .flatMap(
+                                at ->
+                                    Arbitraries.of('<', '>', '&', '"', '[', ']', ',', 'x', '\\')
+                                        .list()
+                                        .ofSize(at.size())
+                                        .map(
+                                            chars -> {
+                                              char[] copy = base.toCharArray();
+                                              for (int i = 0; i < at.size(); i++) {
+                                                copy[at.get(i)] = chars.get(i);
+                                              }
+                                              return new String(copy);
+                                            }))),
+                    Tuple.of(
+                        1,
+                        Arbitraries.integers()
+                            .between(0, base.length())
+                            .map(n -> base.substring(0, n)))));
+  }
+
+  /** The cloud-init fixture, then an azure-init value cut inside a character, kvprov's spans. */
+  static byte[] seedPool() throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.writeBytes(Files.readAllBytes(KvpCommandTest.CLOUD_INIT_POOL));
+    byte[] azure =
+        ("Time: 2024-06-01T10:00:02.000Z | Event: " + "é".repeat(700))
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String azureKey = "azure-init-0.1.1|vm|ERROR|provision:user|0c1f9b1e";
+    RawPool raw = new RawPool();
+    for (int at = 0; at < azure.length; at += 1021) {
+      raw.add(
+          azureKey.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          java.util.Arrays.copyOfRange(azure, at, Math.min(at + 1021, azure.length)));
+    }
+    raw.add(
+        "azure-init-0.1.1|vm|INFO|provision|1",
+        "Start: 2024-06-01T10:00:00Z | End: 2024-06-01T10:00:09Z");
+    for (dev.kvprov.kvp.KvpRecord r :
+        dev.kvprov.otel.KvpRecordFormat.encode(
+            new dev.kvprov.otel.KvprovRecord(
+                dev.kvprov.otel.KvprovRecord.Kind.END,
+                dev.kvprov.otel.KvprovRecord.Level.ERROR,
+                "unknown",
+                "0123456789abcdef",
+                List.of(
+                    new dev.kvprov.otel.KvprovRecord.Field("Start", "2026-11-22T04:47:46.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field("End", "2026-11-22T04:47:47.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field("Boot", "3.000-4.000"),
+                    new dev.kvprov.otel.KvprovRecord.Field("Status", "error"),
+                    new dev.kvprov.otel.KvprovRecord.Field("Span", "0123456789abcdef"),
+                    new dev.kvprov.otel.KvprovRecord.Field("Name", "create user"),
+                    new dev.kvprov.otel.KvprovRecord.Field("Error", "x".repeat(1500))),
+                io.opentelemetry.api.common.Attributes.empty()))) {
+      raw.add(r.key(), r.value());
+    }
+    raw.add("PROVISIONING_REPORT", "result=error|reason=useradd failed|agent=kvprov/0.1.0");
+    out.writeBytes(raw.bytes());
+    return out.toByteArray();
+  }
+
+  /** Every writer's records with bytes flipped, cut short or pieces shuffled, or pure noise. */
   @Provide
   Arbitrary<byte[]> pools() throws Exception {
-    byte[] fixture = Files.readAllBytes(KvpCommandTest.CLOUD_INIT_POOL);
+    byte[] fixture = seedPool();
     Arbitrary<byte[]> mutated =
         Arbitraries.integers()
             .between(0, fixture.length - 1)
