@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       DoctorCommand.class,
       DecodeCommand.class,
+      WatchCommand.class,
       ItemCommands.Get.class,
       ItemCommands.Set.class,
       ItemCommands.Delete.class

@@ -25,7 +25,8 @@ class HostileInputPropertiesTest {
           List.of("tree"),
           List.of("report"),
           List.of("doctor", "--json"),
-          List.of("decode"));
+          List.of("decode"),
+          List.of("watch", "--interval", "1ms", "--timeout", "20ms"));
 
   @Property(tries = 150)
   void readCommands_neverThrow(@ForAll("pools") byte[] pool) throws Exception {
