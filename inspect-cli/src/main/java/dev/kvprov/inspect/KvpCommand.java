@@ -36,6 +36,7 @@ public final class KvpCommand implements Runnable {
           BlameCommand.class,
           TimelineCommand.class,
           ExportCommand.class,
+          WatchCommand.class,
           ReportCommand.class,
           DoctorCommand.class,
           DecodeCommand.class,

@@ -71,12 +71,24 @@ final class PoolInput {
       description = "The pool directory (default: ${DEFAULT-VALUE}).")
   Path dir;
 
+  int pool;
+
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  CommandLine.Model.CommandSpec mixee;
+
   @Option(
       names = "--pool",
       paramLabel = "N",
       defaultValue = "1",
-      description = "Which pool, 0 to 4 (default: ${DEFAULT-VALUE}).")
-  int pool;
+      description = "Which pool, 0 to 3 (default: ${DEFAULT-VALUE}).")
+  void pool(int n) {
+    if (n < 0 || n > 3) {
+      // Hyper-V has pools 0 to 3 only: a read would find no file, a watch would wait for ever.
+      throw new CommandLine.ParameterException(
+          mixee.commandLine(), "--pool is 0 to 3; Hyper-V has no pool " + n);
+    }
+    pool = n;
+  }
 
   /** One thing to read: a pool file, stdin, or a host export. */
   record Part(String name, Kind kind, Path path) {

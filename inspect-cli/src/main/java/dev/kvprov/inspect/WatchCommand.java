@@ -1,0 +1,232 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.inspect.ItemLedger.Sighting;
+import dev.kvprov.inspect.ItemLedger.State;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp watch}: a live pool's items as they are written, each once. */
+@Command(
+    name = "watch",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Follow a live pool and print its items as they are written, each once.",
+      "",
+      "Prints the items already in the pool (not with --new-only), then every new item",
+      "once, chunks put back together, as kvp list does (--json: JSON Lines). Survives",
+      "the boot-time clear (-- pool cleared -- on stderr) and whole-file rewrites by",
+      "hv_kvp_daemon; waits for a pool that does not exist yet. Runs until Ctrl-C,",
+      "--exit-after or --timeout."
+    },
+    footer = {
+      "",
+      "Exit status: 0 stopped (Ctrl-C, --exit-after reached, --timeout, output closed);",
+      "1 --timeout ran out before --exit-after N items; 2 usage error; 3 I/O error.",
+      "",
+      "Examples:",
+      "  kvp watch",
+      "  kvp watch --new-only --writer cloud-init --json",
+      "  kvp watch --grep PROVISIONING_REPORT --exit-after 1 --timeout 30m"
+    })
+final class WatchCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolInput input;
+
+  @Option(names = "--json", description = "One JSON object per item, as kvp list --json.")
+  boolean json;
+
+  @Option(
+      names = "--writer",
+      paramLabel = "W",
+      description = "Only kvprov, azure-init, cloud-init, report or other.")
+  String writer;
+
+  @Option(
+      names = "--grep",
+      paramLabel = "TEXT",
+      description = "Only items whose key or value contains TEXT.")
+  String grep;
+
+  @Option(
+      names = "--new-only",
+      description = "Do not print the items already in the pool when the watch begins.")
+  boolean newOnly;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "D",
+      defaultValue = "200ms",
+      converter = DurationConverter.class,
+      description = "How often to look at the pool (default: ${DEFAULT-VALUE}).")
+  Duration interval;
+
+  @Option(names = "--exit-after", paramLabel = "N", description = "Stop after printing N items.")
+  Integer exitAfter;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description = "Stop after D, e.g. 90s, 10m, 1h (a bare number is seconds).")
+  Duration timeout;
+
+  @Override
+  public Integer call() {
+    CommandLine cli = spec.commandLine();
+    if (input.fromStdin() || input.source.hostXml != null) {
+      throw new CommandLine.ParameterException(
+          cli, "kvp watch follows a pool file; stdin and host exports cannot be watched");
+    }
+    if (interval.isZero()) {
+      throw new CommandLine.ParameterException(cli, "--interval must be longer than 0");
+    }
+    if (exitAfter != null && exitAfter < 1) {
+      throw new CommandLine.ParameterException(cli, "--exit-after must be at least 1");
+    }
+    if (timeout != null && timeout.isZero()) {
+      throw new CommandLine.ParameterException(cli, "--timeout must be longer than 0");
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    Runnable restore = CtrlC.onInterrupt(stop::countDown);
+    try {
+      return follow(stop);
+    } finally {
+      restore.run();
+    }
+  }
+
+  private int follow(CountDownLatch stop) {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Path path = input.path();
+    LivePool pool = new LivePool(path);
+    ItemLedger ledger = new ItemLedger();
+    ObjectMapper mapper = new ObjectMapper();
+    long started = System.nanoTime();
+    boolean first = true;
+    boolean absenceNoted = false;
+    int printed = 0;
+    while (true) {
+      Optional<List<Sighting>> sightings;
+      try {
+        sightings = pool.look(ledger.waiting());
+      } catch (IOException e) {
+        err.println("kvp watch: " + path + ": " + e.getMessage());
+        err.flush();
+        return 3;
+      }
+      if (pool.exists()) {
+        absenceNoted = false;
+      } else if (!absenceNoted) {
+        err.println("kvp watch: no pool at " + path + " yet; waiting for it");
+        err.flush();
+        absenceNoted = true;
+      }
+      if (sightings.isPresent() && first && newOnly) {
+        ledger.baseline(sightings.get());
+        if (pool.exists()) {
+          long there = sightings.get().stream().filter(s -> s.state() != State.INCOMPLETE).count();
+          err.println("kvp watch: " + there + " items already in " + path + "; printing new ones");
+          err.flush();
+        }
+      } else if (sightings.isPresent()) {
+        int limit = exitAfter == null ? Integer.MAX_VALUE : exitAfter - printed;
+        printed += print(ledger.next(sightings.get()), limit, mapper);
+      }
+      first = first && sightings.isEmpty();
+      if (exitAfter != null && printed >= exitAfter) {
+        return 0;
+      }
+      // picocli's standard output goes through System.out, whose PrintStream keeps write errors
+      // to itself: ask both, so that `kvp watch | head -3` ends once head has gone.
+      if (out.checkError() || System.out.checkError()) {
+        return 0;
+      }
+      long wait = interval.toNanos();
+      if (timeout != null) {
+        long left = timeout.toNanos() - (System.nanoTime() - started);
+        if (left <= 0) {
+          if (exitAfter == null) {
+            return 0;
+          }
+          err.println(
+              "kvp watch: --timeout ran out with "
+                  + printed
+                  + " of "
+                  + exitAfter
+                  + " items printed");
+          err.flush();
+          return 1;
+        }
+        wait = Math.min(wait, left);
+      }
+      try {
+        if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+          return 0;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
+    }
+  }
+
+  /** Prints the batch: the clear marker, then up to {@code limit} items that pass the filters. */
+  private int print(ItemLedger.Batch batch, int limit, ObjectMapper mapper) {
+    if (batch.cleared()) {
+      spec.commandLine().getErr().println("-- pool cleared --");
+      spec.commandLine().getErr().flush();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    int printed = 0;
+    for (Item item : batch.appeared()) {
+      if (printed == limit) {
+        break;
+      }
+      if ((writer == null || item.writer().equals(writer))
+          && (grep == null || item.key().contains(grep) || item.value().contains(grep))) {
+        out.println(json ? ListCommand.asJson(item, mapper) : ListCommand.asLine(item));
+        printed++;
+      }
+    }
+    out.flush();
+    return printed;
+  }
+
+  /** {@code 200ms}, {@code 30s}, {@code 5m}, {@code 1h}; a bare number is seconds. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    // Six digits at most: even 999999h stays within the nanosecond arithmetic of the loop.
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,6})(ms|s|m|h)?");
+
+    @Override
+    public Duration convert(String text) {
+      Matcher m = DURATION.matcher(text);
+      if (!m.matches()) {
+        throw new CommandLine.TypeConversionException(
+            "'" + text + "' is not a duration: give e.g. 200ms, 30s, 5m or 1h");
+      }
+      long n = Long.parseLong(m.group(1));
+      String unit = m.group(2) == null ? "s" : m.group(2);
+      return switch (unit) {
+        case "ms" -> Duration.ofMillis(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        default -> Duration.ofSeconds(n);
+      };
+    }
+  }
+}
