@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -59,7 +58,7 @@ final class BlameCommand implements Callable<Integer> {
     List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ArrayNode array = new ObjectMapper().createArrayNode();
+      ArrayNode array = Json.array();
       shown.forEach(
           r ->
               array
@@ -68,14 +67,20 @@ final class BlameCommand implements Callable<Integer> {
                   .put("writer", r.writer())
                   .put("duration_ms", r.total().toNanos() / 1e6)
                   .put("self_ms", r.self().toNanos() / 1e6));
-      out.println(array);
+      out.println(Json.write(array));
     } else {
       out.printf("%10s %10s  %s%n", "total", "self", "span");
       shown.forEach(
           r ->
-              out.printf(
-                  "%9.3fs %9.3fs  %s  [%s]%n",
-                  r.total().toNanos() / 1e9, r.self().toNanos() / 1e9, r.name(), r.writer()));
+              out.println(
+                  Text.seconds(r.total(), 10)
+                      + " "
+                      + Text.seconds(r.self(), 10)
+                      + "  "
+                      + Text.printable(r.name())
+                      + "  ["
+                      + r.writer()
+                      + "]"));
     }
     return 0;
   }

@@ -1,7 +1,6 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,19 +49,18 @@ final class DecodeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    ObjectMapper json = new ObjectMapper();
     int[] decoded = new int[2]; // decoded, failed
     Consumer<Item> sink =
         item -> {
           if (key != null && !item.key().equals(key)) {
             return;
           }
-          JsonNode event = Events.of(item, json);
+          JsonNode event = Events.of(item);
           if (event == null || !event.path("type").asText().equals("compressed")) {
             return;
           }
           try {
-            JsonNode payload = json.readTree(event.path("msg").asText());
+            JsonNode payload = Json.parse(event.path("msg").asText());
             String text = inflate(payload.path("data").asText());
             out.println(
                 "== "

@@ -2,7 +2,6 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.BootClock;
@@ -209,9 +208,7 @@ final class DoctorCommand implements Callable<Integer> {
   private void print(List<Finding> findings, int records) {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectMapper mapper = new ObjectMapper();
-      ObjectNode node =
-          mapper.createObjectNode().put("healthy", findings.isEmpty()).put("records", records);
+      ObjectNode node = Json.object().put("healthy", findings.isEmpty()).put("records", records);
       ArrayNode problems = node.putArray("problems");
       for (Finding f : findings) {
         problems
@@ -222,7 +219,7 @@ final class DoctorCommand implements Callable<Integer> {
             .put("offset", f.offset())
             .put("message", f.message());
       }
-      out.println(node);
+      out.println(Json.write(node));
       return;
     }
     out.println(

@@ -1,14 +1,11 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.ProvisioningReport;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -21,12 +18,12 @@ final class Events {
   private Events() {}
 
   /** The event of an item, or null for writers we do not know. */
-  static JsonNode of(Item item, ObjectMapper json) {
+  static JsonNode of(Item item) {
     return switch (item.writer()) {
-      case "cloud-init" -> cloudInit(item, json);
-      case "kvprov" -> kvprov(item, json);
-      case "azure-init" -> azureInit(item, json);
-      case "report" -> report(item, json);
+      case "cloud-init" -> cloudInit(item);
+      case "kvprov" -> kvprov(item);
+      case "azure-init" -> azureInit(item);
+      case "report" -> report(item);
       default -> null;
     };
   }
@@ -52,10 +49,10 @@ final class Events {
     return event == null ? null : SpanForest.time(event.path("time").asText(""));
   }
 
-  private static JsonNode cloudInit(Item item, ObjectMapper json) {
+  private static JsonNode cloudInit(Item item) {
     JsonNode event;
     try {
-      event = json.readTree(item.value());
+      event = Json.parse(item.value());
     } catch (Exception e) {
       return null;
     }
@@ -75,37 +72,59 @@ final class Events {
     return node;
   }
 
-  private static JsonNode kvprov(Item item, ObjectMapper json) {
-    List<KvpRecordFormat.DecodedRecord> decoded =
-        KvpRecordFormat.decode(List.of(new KvpRecord(item.key(), item.value()))).records();
-    if (decoded.isEmpty()) {
+  private static JsonNode kvprov(Item item) {
+    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+    if (r == null) {
       return null;
     }
-    KvprovRecord r = decoded.get(0).record();
-    ObjectNode node = json.createObjectNode();
+    ObjectNode node = Json.object();
     node.put("type", r.kind().name().toLowerCase(Locale.ROOT));
     node.put("level", r.level().name());
-    put(node, "name", r.name());
-    put(node, "event", r.field("Event"));
-    put(node, "time", r.time().or(r::end).or(r::start).map(Instant::toString));
-    put(node, "start", r.start().map(Instant::toString));
-    put(node, "end", r.end().map(Instant::toString));
+    String time = null;
+    String start = null;
+    String end = null;
+    String message = null;
+    for (KvprovRecord.Field field : r.fields()) {
+      String text = field.text();
+      switch (field.label()) {
+        case "Name" -> node.put("name", text);
+        case "Event" -> node.put("event", text);
+        case "Time" -> time = text;
+        case "Start" -> start = text;
+        case "End" -> end = text;
+        case "Status" -> node.put("status", text);
+        case "Error", "Body", "Dropped" -> message = message == null ? text : message;
+        case "Trace" -> node.put("trace_id", text);
+        case "Span" -> node.put("span_id", text);
+        case "Parent" -> node.put("parent_span_id", text);
+        default -> {}
+      }
+    }
+    // kvprov writes RFC 3339 UTC already: the texts are given as written
+    String when = time != null ? time : end != null ? end : start;
+    if (when != null) {
+      node.put("time", when);
+    }
+    if (start != null) {
+      node.put("start", start);
+    }
+    if (end != null) {
+      node.put("end", end);
+    }
     r.sinceBoot().ifPresent(d -> node.put("since_boot_s", d.toNanos() / 1e9));
-    put(node, "status", r.status());
-    put(node, "message", r.errorMessage().or(() -> r.field("Body")).or(() -> r.field("Dropped")));
-    put(node, "trace_id", r.traceId());
-    put(node, "span_id", r.spanId());
-    put(node, "parent_span_id", r.parentSpanId());
+    if (message != null) {
+      node.put("message", message);
+    }
     return node;
   }
 
-  private static JsonNode azureInit(Item item, ObjectMapper json) {
+  private static JsonNode azureInit(Item item) {
     Optional<AzureInitRecord> parsed = AzureInitRecord.parse(item.key(), item.value());
     if (parsed.isEmpty()) {
       return null;
     }
     AzureInitRecord r = parsed.get();
-    ObjectNode node = json.createObjectNode();
+    ObjectNode node = Json.object();
     node.put("type", r.isSpan() ? "span" : "event");
     node.put("level", r.level());
     node.put("name", r.name());
@@ -121,14 +140,14 @@ final class Events {
     return node;
   }
 
-  private static JsonNode report(Item item, ObjectMapper json) {
+  private static JsonNode report(Item item) {
     ProvisioningReport report;
     try {
       report = ProvisioningReport.parse(item.value());
     } catch (RuntimeException e) {
       return null;
     }
-    ObjectNode node = json.createObjectNode();
+    ObjectNode node = Json.object();
     node.put("type", "report");
     node.put("name", "PROVISIONING_REPORT");
     put(node, "time", report.get("timestamp"));

@@ -2,7 +2,6 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.KvpRecord;
@@ -16,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns a stream of pool records into logical {@link Item}s as they go by: kvprov's {@code |i/n}
@@ -25,16 +22,10 @@ import java.util.regex.Pattern;
  * pool of any size is read in near-constant memory.
  */
 final class Items implements PoolVisitor {
-  private static final Pattern KVPROV_PIECE =
-      Pattern.compile("(kvprov-.*)\\|(\\d{1,9})/(\\d{1,9})");
-  private static final Pattern CLOUD_INIT_PIECE = Pattern.compile("(CLOUD_INIT\\|.*)\\|(\\d{1,9})");
-  private static final Pattern MSG_I = Pattern.compile("\"msg_i\":(\\d{1,9})");
-  private static final Pattern MSG = Pattern.compile("\"msg\":\"((?:[^\"\\\\]|\\\\.)*)");
 
   static final String AZURE_INIT_PREFIX = "azure-init-";
 
   private final Consumer<Item> sink;
-  private final ObjectMapper json = new ObjectMapper();
   private final Map<String, Group> open = new LinkedHashMap<>();
   private final List<KvpProblem> pending = new ArrayList<>();
 
@@ -46,6 +37,11 @@ final class Items implements PoolVisitor {
     final List<Integer> records = new ArrayList<>();
     final TreeMap<Integer, String> pieces = new TreeMap<>();
     final List<String> problems = new ArrayList<>();
+
+    /** cloud-init: the longest chunk so far, and the last chunk's number once seen. */
+    int longest;
+
+    int last = -1;
     final int expected;
     final String writer;
 
@@ -122,27 +118,29 @@ final class Items implements PoolVisitor {
       return;
     }
     List<String> problems = recordProblems.stream().map(KvpProblem::toString).toList();
-    Matcher kvprov = KVPROV_PIECE.matcher(record.key());
-    if (record.key().startsWith(KvpRecordFormat.KEY_PREFIX) && kvprov.matches()) {
+    String key = record.key();
+    int bar = key.lastIndexOf('|');
+    int slash = key.indexOf('/', bar + 1);
+    if (key.startsWith(KvpRecordFormat.KEY_PREFIX)
+        && slash > 0
+        && digits(key, bar + 1, slash)
+        && digits(key, slash + 1, key.length())) {
       collect(
-          kvprov.group(1),
+          key.substring(0, bar),
           entry,
-          Integer.parseInt(kvprov.group(2)),
-          Integer.parseInt(kvprov.group(3)),
+          Integer.parseInt(key, bar + 1, slash, 10),
+          Integer.parseInt(key, slash + 1, key.length(), 10),
           record.value(),
           "kvprov",
           problems);
       return;
     }
-    Matcher cloudInit = CLOUD_INIT_PIECE.matcher(record.key());
-    Matcher msgI = MSG_I.matcher(record.value());
-    if (record.key().startsWith("CLOUD_INIT|") && cloudInit.matches() && msgI.find()) {
-      // cloud-init does not say how many chunks there are: a group ends with a chunk whose slice
-      // of the message is the rest (see finish()); until then it stays open.
+    int chunk = cloudInitChunk(record.key(), record.value());
+    if (chunk >= 0) {
       collect(
-          cloudInit.group(1),
+          record.key().substring(0, record.key().lastIndexOf('|')),
           entry,
-          Integer.parseInt(msgI.group(1)),
+          chunk,
           -1,
           record.value(),
           "cloud-init",
@@ -173,7 +171,16 @@ final class Items implements PoolVisitor {
     if (group.pieces.put(piece, value) != null) {
       group.problems.add("record " + entry.index() + " repeats piece " + piece);
     }
-    if (group.expected > 0 && group.pieces.size() == group.expected) {
+    if (group.writer.equals("cloud-init")) {
+      // cloud-init does not say how many chunks there are: they are all as long but the last,
+      // which holds the rest of the message and is shorter.
+      if (value.length() < group.longest) {
+        group.last = piece;
+      }
+      group.longest = Math.max(group.longest, value.length());
+    }
+    if ((group.expected > 0 && group.pieces.size() == group.expected)
+        || (group.last >= 0 && group.pieces.size() == group.last + 1)) {
       open.remove(base);
       emit(base, group);
     }
@@ -225,23 +232,73 @@ final class Items implements PoolVisitor {
       if (piece.getKey() != expect++) {
         problems.add("cloud-init chunk " + (expect - 1) + " missing");
       }
-      Matcher m = MSG.matcher(piece.getValue());
-      if (m.find()) {
-        escaped.append(m.group(1));
-      }
+      escaped.append(slice(piece.getValue()));
     }
     try {
-      String message = json.readValue("\"" + escaped + "\"", String.class);
+      String message = Json.unescape(escaped.toString());
       ObjectNode event =
-          (ObjectNode)
-              json.readTree(
-                  group.pieces.firstEntry().getValue().replaceFirst(",\"msg\":\".*$", "}"));
+          (ObjectNode) Json.parse(withoutMessage(group.pieces.firstEntry().getValue()));
       event.remove("msg_i");
       event.put("msg", message);
-      return json.writeValueAsString(event);
+      return Json.write(event);
     } catch (Exception e) {
       problems.add("cloud-init chunks do not reassemble: " + e.getMessage());
       return String.join("", group.pieces.values());
     }
+  }
+
+  private static final String MSG_I = "\"msg_i\":";
+  private static final String MSG = ",\"msg\":\"";
+
+  /**
+   * The chunk number of a cloud-init chunk ({@code CLOUD_INIT|…|<i>} with {@code "msg_i":<i>} in
+   * its value), or -1 for any other record.
+   */
+  static int cloudInitChunk(String key, String value) {
+    if (!key.startsWith("CLOUD_INIT|")) {
+      return -1;
+    }
+    int bar = key.lastIndexOf('|');
+    int at = value.indexOf(MSG_I);
+    if (at < 0 || !digits(key, bar + 1, key.length())) {
+      return -1;
+    }
+    int from = at + MSG_I.length();
+    int to = from;
+    while (to < value.length() && to - from < 9 && Character.isDigit(value.charAt(to))) {
+      to++;
+    }
+    return to == from ? -1 : Integer.parseInt(value, from, to, 10);
+  }
+
+  private static boolean digits(String s, int from, int to) {
+    if (to <= from || to - from > 9) {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A chunk's slice of the escaped message: everything between {@code ,"msg":"} and the closing
+   * {@code "}}. Taken by position, not by parsing: a slice may end inside an escape.
+   */
+  private static String slice(String chunk) {
+    int at = chunk.indexOf(MSG);
+    if (at < 0) {
+      return "";
+    }
+    int end = chunk.endsWith("\"}") ? chunk.length() - 2 : chunk.length();
+    return chunk.substring(Math.min(at + MSG.length(), end), end);
+  }
+
+  /** The chunk's JSON without its message: the event's other fields. */
+  private static String withoutMessage(String chunk) {
+    int at = chunk.indexOf(MSG);
+    return at < 0 ? chunk : chunk.substring(0, at) + "}";
   }
 }

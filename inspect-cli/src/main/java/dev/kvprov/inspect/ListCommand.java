@@ -1,7 +1,6 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -102,10 +101,10 @@ final class ListCommand implements Callable<Integer> {
   private int listItems() {
     PrintWriter out = spec.commandLine().getOut();
     Style style = Style.forStdout();
-    ObjectMapper mapper = new ObjectMapper();
     int minLevel = level == null ? -1 : LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
     String[] part = new String[1];
     int[] problems = new int[1];
+    Json.Lines lines = new Json.Lines(out);
     Consumer<Item> sink =
         item -> {
           problems[0] += item.problems().size();
@@ -113,7 +112,7 @@ final class ListCommand implements Callable<Integer> {
               || (grep != null && !item.key().contains(grep) && !item.value().contains(grep))) {
             return;
           }
-          JsonNode event = json || minLevel >= 0 || since != null ? Events.of(item, mapper) : null;
+          JsonNode event = json || minLevel >= 0 || since != null ? Events.of(item) : null;
           if (minLevel >= 0) {
             String itemLevel = Events.level(item, event);
             if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
@@ -126,7 +125,11 @@ final class ListCommand implements Callable<Integer> {
               return;
             }
           }
-          out.println(json ? asJson(item, event, part[0], mapper) : asLine(item, style));
+          if (json) {
+            lines.write(asNode(item, event, part[0]));
+          } else {
+            out.println(asLine(item, style));
+          }
         };
     Consumer<PoolInput.Part> onPart =
         p -> {
@@ -145,7 +148,6 @@ final class ListCommand implements Callable<Integer> {
   private int listRaw() {
     PrintWriter out = spec.commandLine().getOut();
     Style style = Style.forStdout();
-    ObjectMapper mapper = new ObjectMapper();
     List<String> pending = new ArrayList<>();
     int[] problems = new int[1];
     PoolVisitor visitor =
@@ -164,11 +166,11 @@ final class ListCommand implements Callable<Integer> {
               return;
             }
             if (json) {
-              ObjectNode node = mapper.createObjectNode();
+              ObjectNode node = Json.object();
               node.put("index", e.index()).put("offset", e.offset());
               node.put("key", e.key()).put("value", e.value()).put("intact", e.intact());
               pending.forEach(node.putArray("problems")::add);
-              out.println(node);
+              out.println(Json.write(node));
             } else {
               Item shown =
                   new Item(
@@ -189,7 +191,7 @@ final class ListCommand implements Callable<Integer> {
         reading = part.name();
         PoolInput.scan(part, System.in, visitor);
         for (String p : pending) {
-          out.println(json ? mapper.createObjectNode().put("problem", p) : "       ! " + p);
+          out.println(json ? Json.write(Json.object().put("problem", p)) : "       ! " + p);
         }
         pending.clear();
       }
@@ -209,9 +211,14 @@ final class ListCommand implements Callable<Integer> {
 
   /** Two lines an item, fitting 80 columns: index, writer, key; then the value, cut to fit. */
   static String asLine(Item item, Style style) {
-    String value = item.value().replace("\n", "\\n");
+    String value = Text.printable(item.value());
     String shown = value.length() > VALUE_WIDTH ? value.substring(0, VALUE_WIDTH - 1) + "…" : value;
-    String head = String.format("%5d  %-10s  %s", item.index(), item.writer(), item.key());
+    String head =
+        Text.padLeft(Integer.toString(item.index()), 5)
+            + "  "
+            + Text.padRight(item.writer(), 10)
+            + "  "
+            + Text.printable(item.key());
     if (item.key().contains("|ERROR|")
         || item.writer().equals("report") && value.startsWith("result=error")) {
       head = style.error(head);
@@ -223,11 +230,15 @@ final class ListCommand implements Callable<Integer> {
         + style.dim(shown)
         + (item.problems().isEmpty()
             ? ""
-            : "\n       " + style.error("! " + String.join("; ", item.problems())));
+            : "\n       " + style.error("! " + Text.printable(String.join("; ", item.problems()))));
   }
 
-  static String asJson(Item item, JsonNode event, String source, ObjectMapper mapper) {
-    ObjectNode node = mapper.createObjectNode();
+  static String asJson(Item item, JsonNode event, String source) {
+    return Json.write(asNode(item, event, source));
+  }
+
+  static ObjectNode asNode(Item item, JsonNode event, String source) {
+    ObjectNode node = Json.object();
     node.put("index", item.index());
     item.records().forEach(node.putArray("records")::add);
     node.put("key", item.key());
@@ -240,11 +251,11 @@ final class ListCommand implements Callable<Integer> {
     if (source != null) {
       node.put("source", source);
     }
-    return node.toString();
+    return node;
   }
 
   /** For other commands that print items the way {@code list --json} does. */
-  static String asJson(Item item, ObjectMapper mapper) {
-    return asJson(item, Events.of(item, mapper), null, mapper);
+  static String asJson(Item item) {
+    return asJson(item, Events.of(item), null);
   }
 }

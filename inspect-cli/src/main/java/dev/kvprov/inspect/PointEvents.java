@@ -1,8 +1,6 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.ProvisioningReport;
@@ -38,7 +36,6 @@ final class PointEvents {
       String message) {}
 
   final List<Point> points = new ArrayList<>();
-  private final ObjectMapper json = new ObjectMapper();
   private Instant kvprovBoot;
   private Long cloudInitBootEpoch;
 
@@ -66,27 +63,27 @@ final class PointEvents {
   }
 
   private void kvprov(Item item) {
-    for (KvpRecordFormat.DecodedRecord decoded :
-        KvpRecordFormat.decode(List.of(new KvpRecord(item.key(), item.value()))).records()) {
-      KvprovRecord r = decoded.record();
-      boolean span = r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END;
-      Optional<Instant> time = span ? r.start() : r.time();
-      Optional<Duration> sinceBoot = r.sinceBoot();
-      if (time.isPresent() && sinceBoot.isPresent()) {
-        bootClue(time.get(), sinceBoot.get());
+    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+    if (r == null) {
+      return;
+    }
+    boolean span = r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END;
+    Optional<Instant> time = span ? r.start() : r.time();
+    Optional<Duration> sinceBoot = r.sinceBoot();
+    if (time.isPresent() && sinceBoot.isPresent()) {
+      bootClue(time.get(), sinceBoot.get());
+    }
+    String status = r.level() == KvprovRecord.Level.ERROR ? "error" : null;
+    String name = r.name().orElse("?");
+    switch (r.kind()) {
+      case EVENT ->
+          points.add(point(time, sinceBoot, "event", name, status, r.field("Event").orElse("")));
+      case LOG -> {
+        String severity = r.field("Severity").map(s -> s + " ").orElse("");
+        points.add(
+            point(time, sinceBoot, "log", name, status, severity + r.field("Body").orElse("")));
       }
-      String status = r.level() == KvprovRecord.Level.ERROR ? "error" : null;
-      String name = r.name().orElse("?");
-      switch (r.kind()) {
-        case EVENT ->
-            points.add(point(time, sinceBoot, "event", name, status, r.field("Event").orElse("")));
-        case LOG -> {
-          String severity = r.field("Severity").map(s -> s + " ").orElse("");
-          points.add(
-              point(time, sinceBoot, "log", name, status, severity + r.field("Body").orElse("")));
-        }
-        default -> {}
-      }
+      default -> {}
     }
   }
 
@@ -118,7 +115,7 @@ final class PointEvents {
       long epoch = Long.parseLong(key[1]);
       cloudInitBootEpoch = cloudInitBootEpoch == null ? epoch : Math.min(epoch, cloudInitBootEpoch);
     }
-    JsonNode event = Events.of(item, json);
+    JsonNode event = Events.of(item);
     if (event == null) {
       return;
     }

@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.PrintWriter;
@@ -61,12 +60,11 @@ final class ReportCommand implements Callable<Integer> {
       return 1;
     }
     if (json) {
-      ObjectMapper mapper = new ObjectMapper();
-      ObjectNode node = mapper.createObjectNode();
+      ObjectNode node = Json.object();
       ObjectNode fields = node.putObject("fields");
       report.fields().forEach(f -> fields.put(f.key(), f.value()));
       node.put("raw", raw[0]);
-      out.println(node);
+      out.println(Json.write(node));
     } else {
       int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
       report.fields().forEach(f -> out.printf("%-" + width + "s  %s%n", f.key(), f.value()));

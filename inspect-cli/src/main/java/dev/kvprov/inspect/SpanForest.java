@@ -1,13 +1,10 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
+import dev.kvprov.otel.Rfc3339;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,7 +25,6 @@ final class SpanForest {
   private final Deque<SpanNode> cloudInitOpen = new ArrayDeque<>();
   private final List<SpanNode> azureInitSpans = new ArrayList<>();
   private final List<AzureInitRecord> azureInitErrors = new ArrayList<>();
-  private final ObjectMapper json = new ObjectMapper();
 
   void add(Item item) {
     switch (item.writer()) {
@@ -40,37 +36,37 @@ final class SpanForest {
   }
 
   private void kvprov(Item item) {
-    for (KvpRecordFormat.DecodedRecord decoded :
-        KvpRecordFormat.decode(List.of(new KvpRecord(item.key(), item.value()))).records()) {
-      KvprovRecord r = decoded.record();
-      if (r.kind() != KvprovRecord.Kind.START && r.kind() != KvprovRecord.Kind.END) {
-        continue;
-      }
-      SpanNode node =
-          kvprovSpans.computeIfAbsent(
-              r.recordId(), id -> new SpanNode(r.name().orElse("?"), "kvprov"));
-      r.parentSpanId().ifPresent(p -> kvprovParents.put(r.recordId(), p));
-      node.start = r.start().orElse(node.start);
-      node.traceId = r.traceId().orElse(node.traceId);
-      node.spanId = r.spanId().orElse(node.spanId);
-      node.parentSpanId = r.parentSpanId().orElse(node.parentSpanId);
-      if (!r.attributes().isEmpty()) {
-        node.attributes = node.attributes.toBuilder().putAll(r.attributes()).build();
-      }
-      node.startSinceBoot = r.sinceBoot().orElse(node.startSinceBoot);
-      if (r.kind() == KvprovRecord.Kind.END) {
-        node.end = r.end().orElse(null);
-        node.endSinceBoot = r.endSinceBoot().orElse(null);
-        node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
-        node.message = r.errorMessage().orElse("");
-      }
+    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+    if (r == null) {
+      return;
+    }
+    if (r.kind() != KvprovRecord.Kind.START && r.kind() != KvprovRecord.Kind.END) {
+      return;
+    }
+    SpanNode node =
+        kvprovSpans.computeIfAbsent(
+            r.recordId(), id -> new SpanNode(r.name().orElse("?"), "kvprov"));
+    r.parentSpanId().ifPresent(p -> kvprovParents.put(r.recordId(), p));
+    node.start = r.start().orElse(node.start);
+    node.traceId = r.traceId().orElse(node.traceId);
+    node.spanId = r.spanId().orElse(node.spanId);
+    node.parentSpanId = r.parentSpanId().orElse(node.parentSpanId);
+    if (!r.attributes().isEmpty()) {
+      node.attributes = node.attributes.toBuilder().putAll(r.attributes()).build();
+    }
+    node.startSinceBoot = r.sinceBoot().orElse(node.startSinceBoot);
+    if (r.kind() == KvprovRecord.Kind.END) {
+      node.end = r.end().orElse(null);
+      node.endSinceBoot = r.endSinceBoot().orElse(null);
+      node.status = r.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
+      node.message = r.errorMessage().orElse("");
     }
   }
 
   private void cloudInit(Item item) {
     JsonNode event;
     try {
-      event = json.readTree(item.value());
+      event = Json.parse(item.value());
     } catch (Exception e) {
       return;
     }
@@ -155,14 +151,13 @@ final class SpanForest {
     return top;
   }
 
+  /** An RFC 3339 time; one without an offset (as some writers leave it) is taken as UTC. */
   static Instant time(String text) {
-    try {
-      return OffsetDateTime.parse(
-              text.endsWith("Z") || text.matches(".*[+-]\\d\\d:\\d\\d$") ? text : text + "Z")
-          .toInstant();
-    } catch (DateTimeParseException e) {
-      return null;
+    Instant parsed = Rfc3339.parseOrNull(text);
+    if (parsed == null && text.length() >= 19 && text.length() <= 29 && text.indexOf('Z') < 0) {
+      parsed = Rfc3339.parseOrNull(text + "Z");
     }
+    return parsed;
   }
 
   /** Links kvprov spans to their parents; call once all items are in. */

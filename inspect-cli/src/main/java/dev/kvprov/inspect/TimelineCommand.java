@@ -2,7 +2,6 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -119,11 +118,11 @@ final class TimelineCommand implements Callable<Integer> {
       }
     }
     if (json) {
-      out.println(toJson(timeline));
+      out.println(Json.write(toJson(timeline)));
     } else if (html != null) {
       out.printf(
           "wrote %s: %d spans, %d rows%n",
-          printable(html.toString()), timeline.bars.size(), timeline.rows.size());
+          Text.printable(html.toString()), timeline.bars.size(), timeline.rows.size());
     } else {
       print(timeline, out);
     }
@@ -153,7 +152,7 @@ final class TimelineCommand implements Callable<Integer> {
   private void print(Timeline timeline, PrintWriter out) {
     out.println(bootLine(timeline.boot));
     if (timeline.rows.isEmpty()) {
-      out.println("no timed events in " + printable(input.describe()));
+      out.println("no timed events in " + Text.printable(input.describe()));
     }
     int timeWidth = 0;
     int writerWidth = 0;
@@ -169,10 +168,10 @@ final class TimelineCommand implements Callable<Integer> {
               Locale.ROOT,
               "  %" + timeWidth + "s  %-" + writerWidth + "s  %-" + kindWidth + "s  ",
               seconds(row),
-              printable(row.writer()),
-              printable(row.kind()));
+              Text.printable(row.writer()),
+              Text.printable(row.kind()));
       boolean span = row.kind().equals("start") || row.kind().equals("end");
-      StringBuilder line = new StringBuilder(head).append(printable(row.name()));
+      StringBuilder line = new StringBuilder(head).append(Text.printable(row.name()));
       if (row.duration() != null) {
         line.append(String.format(Locale.ROOT, "  %.3fs", Timeline.seconds(row.duration())));
       }
@@ -184,11 +183,11 @@ final class TimelineCommand implements Callable<Integer> {
         line.append("  ERROR");
       }
       if (!span && !row.message().isEmpty()) {
-        line.append(": ").append(printable(row.message()));
+        line.append(": ").append(Text.printable(row.message()));
       }
       out.println(cut(line.toString()));
       if (row.kind().equals("end") && !row.message().isEmpty()) {
-        out.println(cut(" ".repeat(head.length()) + printable(row.message())));
+        out.println(cut(" ".repeat(head.length()) + Text.printable(row.message())));
       }
     }
     if (timeline.undated > 0) {
@@ -207,30 +206,8 @@ final class TimelineCommand implements Callable<Integer> {
     return line.substring(0, line.offsetByCodePoints(0, COLUMNS - 1)) + "…";
   }
 
-  /** Pool text for a terminal: control characters (escape sequences too) made visible. */
-  static String printable(String text) {
-    StringBuilder b = new StringBuilder(text.length());
-    text.codePoints()
-        .forEach(
-            c -> {
-              switch (c) {
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                  if (Character.isISOControl(c)) {
-                    b.append(String.format(Locale.ROOT, "\\x%02X", c));
-                  } else {
-                    b.appendCodePoint(c);
-                  }
-                }
-              }
-            });
-    return b.toString();
-  }
-
   private static ObjectNode toJson(Timeline timeline) {
-    ObjectNode root = new ObjectMapper().createObjectNode();
+    ObjectNode root = Json.object();
     ObjectNode boot = root.putObject("boot");
     boot.put("time", text(timeline.boot.time()));
     boot.put("source", timeline.boot.source().token);

@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
@@ -49,9 +48,9 @@ final class TreeCommand implements Callable<Integer> {
     List<SpanNode> roots = forest.finish();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ArrayNode array = new ObjectMapper().createArrayNode();
+      ArrayNode array = Json.array();
       roots.forEach(r -> toJson(r, array.addObject()));
-      out.println(array);
+      out.println(Json.write(array));
     } else {
       Instant origin =
           roots.stream()
@@ -84,15 +83,16 @@ final class TreeCommand implements Callable<Integer> {
       SpanNode node, int depth, Instant origin, PrintWriter out, Style style) {
     String at =
         node.start == null || origin == null
-            ? "       ?"
-            : String.format("+%8.3fs", Duration.between(origin, node.start).toNanos() / 1e9);
+            ? "        ?"
+            : Text.signedSeconds(Duration.between(origin, node.start), 9);
     Duration d = node.duration();
-    String took = d == null ? "         " : String.format("%8.3fs", d.toNanos() / 1e9);
+    String took = d == null ? "         " : Text.seconds(d, 9);
     String status =
         switch (node.status) {
           case "ok" -> "ok";
           case "error" ->
-              style.error("FAILED" + (node.message.isEmpty() ? "" : ": " + node.message));
+              style.error(
+                  "FAILED" + (node.message.isEmpty() ? "" : ": " + Text.printable(node.message)));
           default -> style.warn("STARTED, NEVER FINISHED");
         };
     out.println(
@@ -101,7 +101,7 @@ final class TreeCommand implements Callable<Integer> {
             + took
             + "  "
             + "  ".repeat(depth)
-            + node.name
+            + Text.printable(node.name)
             + "  ["
             + node.writer
             + "] "

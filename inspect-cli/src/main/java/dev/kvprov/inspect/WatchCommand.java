@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.inspect.ItemLedger.Sighting;
 import dev.kvprov.inspect.ItemLedger.State;
 import java.io.IOException;
@@ -115,7 +114,6 @@ final class WatchCommand implements Callable<Integer> {
     Path path = input.path();
     LivePool pool = new LivePool(path);
     ItemLedger ledger = new ItemLedger();
-    ObjectMapper mapper = new ObjectMapper();
     long started = System.nanoTime();
     boolean first = true;
     boolean absenceNoted = false;
@@ -145,7 +143,7 @@ final class WatchCommand implements Callable<Integer> {
         }
       } else if (sightings.isPresent()) {
         int limit = exitAfter == null ? Integer.MAX_VALUE : exitAfter - printed;
-        printed += print(ledger.next(sightings.get()), limit, mapper);
+        printed += print(ledger.next(sightings.get()), limit);
       }
       first = first && sightings.isEmpty();
       if (exitAfter != null && printed >= exitAfter) {
@@ -186,7 +184,7 @@ final class WatchCommand implements Callable<Integer> {
   }
 
   /** Prints the batch: the clear marker, then up to {@code limit} items that pass the filters. */
-  private int print(ItemLedger.Batch batch, int limit, ObjectMapper mapper) {
+  private int print(ItemLedger.Batch batch, int limit) {
     if (batch.cleared()) {
       spec.commandLine().getErr().println("-- pool cleared --");
       spec.commandLine().getErr().flush();
@@ -199,7 +197,7 @@ final class WatchCommand implements Callable<Integer> {
       }
       if ((writer == null || item.writer().equals(writer))
           && (grep == null || item.key().contains(grep) || item.value().contains(grep))) {
-        out.println(json ? ListCommand.asJson(item, mapper) : ListCommand.asLine(item));
+        out.println(json ? ListCommand.asJson(item) : ListCommand.asLine(item));
         printed++;
       }
     }

@@ -220,6 +220,24 @@ public final class KvpRecordFormat {
     return new Decoded(decoded, problems);
   }
 
+  /**
+   * Reads one kvprov item whose pieces a reader has already put back together ({@code key} without
+   * its {@code |i/n}): for readers that stream a pool rather than hold it. Empty when the key is
+   * not kvprov's grammar version 1 or the value cannot be read; {@link #decode} says why.
+   */
+  public static Optional<KvprovRecord> decodeJoined(String key, String value) {
+    requireNonNull(key, "key");
+    requireNonNull(value, "value");
+    if (!isKvprovKey(key)) {
+      return Optional.empty();
+    }
+    Matcher m = KEY.matcher(key);
+    if (!m.matches() || !m.group(1).equals(Integer.toString(VERSION))) {
+      return Optional.empty();
+    }
+    return parse(m, value, new ArrayList<>(0), List.of());
+  }
+
   private static Optional<KvprovRecord> parse(
       Matcher key, String value, List<String> problems, List<Integer> indexes) {
     List<KvprovRecord.Field> fields = new ArrayList<>();

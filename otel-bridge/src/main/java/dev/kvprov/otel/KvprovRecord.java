@@ -32,6 +32,7 @@ public record KvprovRecord(
 
   private static final Pattern RECORD_ID = Pattern.compile("[0-9a-z.]{1,40}");
   private static final Pattern VM_ID = Pattern.compile("[0-9a-z-]{1,36}");
+  private static final Pattern LABEL = Pattern.compile("[A-Za-z]+");
 
   /** What a record stands for. */
   public enum Kind {
@@ -59,7 +60,7 @@ public record KvprovRecord(
     public Field {
       requireNonNull(label, "label");
       requireNonNull(text, "text");
-      if (!label.matches("[A-Za-z]+") || label.equals(KvpRecordFormat.ATTR)) {
+      if (!LABEL.matcher(label).matches() || label.equals(KvpRecordFormat.ATTR)) {
         throw new IllegalArgumentException("not a field label: " + label);
       }
     }
@@ -141,11 +142,7 @@ public record KvprovRecord(
   }
 
   private static Optional<Instant> instant(String text) {
-    try {
-      return Optional.of(Instant.parse(text));
-    } catch (RuntimeException e) {
-      return Optional.empty();
-    }
+    return Optional.ofNullable(Rfc3339.parseOrNull(text));
   }
 
   private static Optional<Duration> seconds(String text) {

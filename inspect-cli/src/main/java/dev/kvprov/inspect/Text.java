@@ -1,0 +1,76 @@
+package dev.kvprov.inspect;
+
+import java.time.Duration;
+
+/**
+ * Pool text and numbers for people: control characters made visible, seconds with three decimals.
+ * Written by hand rather than with {@code String.format}: a large pool prints a line per span.
+ */
+final class Text {
+  private Text() {}
+
+  /** Pool text for a terminal: control characters (escape sequences too) made visible. */
+  static String printable(String text) {
+    int i = 0;
+    while (i < text.length() && !Character.isISOControl(text.charAt(i))) {
+      i++;
+    }
+    if (i == text.length()) {
+      return text;
+    }
+    StringBuilder b = new StringBuilder(text.length() + 8).append(text, 0, i);
+    for (; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (Character.isISOControl(c)) {
+            b.append("\\x")
+                .append(Character.forDigit(c >> 4, 16))
+                .append(Character.forDigit(c & 15, 16));
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  /** {@code 1.234s}, right-aligned to {@code width} characters (the {@code s} included). */
+  static String seconds(Duration d, int width) {
+    return padLeft(secondsValue(d) + "s", width);
+  }
+
+  /** {@code +1.234s}, right-aligned to {@code width} characters. */
+  static String signedSeconds(Duration d, int width) {
+    String value = secondsValue(d);
+    return padLeft((value.startsWith("-") ? "" : "+") + value + "s", width);
+  }
+
+  /**
+   * Seconds with three decimals, rounded half up to the millisecond: {@code -0.002}, {@code
+   * 12.345}.
+   */
+  static String secondsValue(Duration d) {
+    long nanos = d.toNanos();
+    boolean negative = nanos < 0;
+    long millis = (Math.abs(nanos) + 500_000) / 1_000_000;
+    long fraction = millis % 1000;
+    return (negative && millis > 0 ? "-" : "")
+        + (millis / 1000)
+        + "."
+        + (fraction < 100 ? (fraction < 10 ? "00" : "0") : "")
+        + fraction;
+  }
+
+  static String padLeft(String s, int width) {
+    return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+  }
+
+  static String padRight(String s, int width) {
+    return s.length() >= width ? s : s + " ".repeat(width - s.length());
+  }
+}
