@@ -38,7 +38,7 @@ final class ItemCommands {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolInput input;
 
-    @Parameters(paramLabel = "KEY")
+    @Parameters(paramLabel = "KEY", description = "The item's key, exactly (case matters here).")
     String key;
 
     @Override
@@ -68,9 +68,9 @@ final class ItemCommands {
       description = {
         "Set KEY to VALUE through the locked store.",
         "",
-        "Set KEY to VALUE: the first record with the key is replaced in place (others with it are",
-        "removed), or a record is appended. Keys and values beyond what reaches the host intact",
-        "(254/1022 bytes) are refused, never cut."
+        "Set KEY to VALUE: the first record with the key is replaced in place (others",
+        "with it are removed), or a record is appended. Keys and values beyond what",
+        "reaches the host intact (254/1022 bytes) are refused, never cut."
       },
       footer = {
         "",
@@ -83,10 +83,16 @@ final class ItemCommands {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolInput input;
 
-    @Parameters(index = "0", paramLabel = "KEY")
+    @Parameters(
+        index = "0",
+        paramLabel = "KEY",
+        description = "The key: at most 254 bytes of UTF-8.")
     String key;
 
-    @Parameters(index = "1", paramLabel = "VALUE")
+    @Parameters(
+        index = "1",
+        paramLabel = "VALUE",
+        description = "The value: at most 1022 bytes of UTF-8.")
     String value;
 
     @Override
@@ -123,7 +129,7 @@ final class ItemCommands {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolInput input;
 
-    @Parameters(paramLabel = "KEY")
+    @Parameters(paramLabel = "KEY", description = "The key, ignoring ASCII case as the host does.")
     String key;
 
     @Override

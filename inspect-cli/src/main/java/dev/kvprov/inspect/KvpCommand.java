@@ -19,11 +19,15 @@ import picocli.CommandLine.Command;
     description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
     footer = {
       "",
-      "Exit status: 0 ok; 1 problems found, a failure report, or nothing found; 2 usage; 3 I/O.",
+      "Exit status: 0 ok; 1 problems found, a failure report or nothing found;",
+      "2 usage error; 3 I/O error. Every command has --help with examples.",
       "",
       "Examples:",
-      "  kvp list --json",
-      "  kvp report --root /mnt/rescued-disk"
+      "  kvp report                        did provisioning succeed, and if not, why",
+      "  kvp tree                          every step of the boot, failed ones marked",
+      "  kvp list --level WARN             what went wrong, from every writer",
+      "  kvp timeline --html boot.html     a waterfall page to attach to a ticket",
+      "  kvp doctor --root /mnt/rescued    a rescued disk's pools and archives checked"
     })
 public final class KvpCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

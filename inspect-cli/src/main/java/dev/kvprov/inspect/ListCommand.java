@@ -25,9 +25,9 @@ import picocli.CommandLine.Option;
     description = {
       "Every item of a pool in order, chunks put back together, decoded per writer.",
       "",
-      "kvprov pieces (|i/n), cloud-init chunks (msg_i) and azure-init's same-key byte pieces are",
-      "reassembled; --raw shows the records as stored. --json prints one JSON object per item",
-      "(JSON Lines)."
+      "kvprov pieces (|i/n), cloud-init chunks (msg_i) and azure-init's same-key byte",
+      "pieces are reassembled; --raw shows the records as stored. --json prints one",
+      "JSON object per item (JSON Lines)."
     },
     footer = {
       "",

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field."
     },
     footer = {
       "",

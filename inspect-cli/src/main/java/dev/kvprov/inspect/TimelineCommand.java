@@ -27,12 +27,8 @@ import picocli.CommandLine.Option;
     description = {
       "One timeline across writers, in seconds since boot; --html draws it as a waterfall page.",
       "",
-      "Every span's start and end and every point event (kvprov events and logs, cloud-init"
-          + " and azure-init events, the PROVISIONING_REPORT), every writer's, merged by time."
-          + " The boot time comes from --boot-time, else kvprov's records, else cloud-init's"
-          + " keys; the first line says which, or that it is unknown and times count from the"
-          + " first event. --html FILE writes one self-contained page (inline SVG, nothing"
-          + " fetched) to attach to a ticket."
+      "Every span's start and end and every point event (kvprov events and logs,",
+      "cloud-init"
     },
     footer = {
       "",

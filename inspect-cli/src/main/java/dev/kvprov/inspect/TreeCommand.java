@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
     description = {
       "The span tree, every writer's: start offset, duration, status per span.",
       "",
-      "The span tree: one line per span with its start offset, duration and status; failed and",
-      "never-finished spans marked. kvprov spans nest by parent id, cloud-init's by their names."
+      "The span tree: one line per span with its start offset, duration and status;",
+      "failed and never-finished spans marked. kvprov spans nest by parent id,",
+      "cloud-init's by their names."
     },
     footer = {
       "",

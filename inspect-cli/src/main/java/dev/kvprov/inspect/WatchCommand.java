@@ -24,11 +24,11 @@ import picocli.CommandLine.Option;
     description = {
       "Follow a live pool and print its items as they are written, each once.",
       "",
-      "Prints the items already in the pool (not with --new-only), then every new item",
-      "once, chunks put back together, as kvp list does (--json: JSON Lines). Survives",
-      "the boot-time clear (-- pool cleared -- on stderr) and whole-file rewrites by",
-      "hv_kvp_daemon; waits for a pool that does not exist yet. Runs until Ctrl-C,",
-      "--exit-after or --timeout."
+      "Prints the items already in the pool (not with --new-only), then every new",
+      "item once, chunks put back together, as kvp list does (--json: JSON Lines).",
+      "Survives the boot-time clear (-- pool cleared -- on stderr) and whole-file",
+      "rewrites by hv_kvp_daemon; waits for a pool that does not exist yet. Runs",
+      "until Ctrl-C, --exit-after or --timeout."
     },
     footer = {
       "",
