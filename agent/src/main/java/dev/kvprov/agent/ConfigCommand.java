@@ -17,8 +17,9 @@ import picocli.CommandLine.Option;
     description = {
       "Print the effective configuration, each value with its origin.",
       "",
-      "Print the effective configuration: defaults, /etc/kvprov/kvprov.toml, its drop-ins in",
-      "/etc/kvprov/kvprov.toml.d/, then --config; each value with the file and line it came from."
+      "Print the effective configuration: defaults, /etc/kvprov/kvprov.toml, its",
+      "drop-ins in /etc/kvprov/kvprov.toml.d/, then --config; each value with the",
+      "file and line it came from."
     },
     footer = {
       "",

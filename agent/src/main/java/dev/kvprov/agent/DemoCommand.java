@@ -26,10 +26,11 @@ import picocli.CommandLine.Option;
     description = {
       "Provision a throwaway root filesystem against a simulated Azure, and show the trace.",
       "",
-      "Makes DIR/root (passwd, group, shadow, sshd_config, ...), starts the simulator with the",
-      "scenario, runs `kvprov provision --root DIR/root` with a sample ovf-env.xml, then prints the",
-      "span tree read back from the KVP pool, the PROVISIONING_REPORT, and where everything is.",
-      "Needs root for the real useradd/usermod (bin/kvprov uses a user namespace otherwise)."
+      "Makes DIR/root (passwd, group, shadow, sshd_config, ...), starts the simulator",
+      "with the scenario, runs `kvprov provision --root DIR/root` with a sample",
+      "ovf-env.xml, then prints the span tree read back from the KVP pool, the",
+      "PROVISIONING_REPORT, and where everything is. Needs root for the real",
+      "useradd/usermod (bin/kvprov uses a user namespace otherwise)."
     },
     footer = {
       "",

@@ -32,8 +32,9 @@ import picocli.CommandLine.Option;
     description = {
       "Read what provisioning would read (config, IMDS, media); change nothing.",
       "",
-      "Read the configuration, fetch IMDS and read ovf-env.xml, as provisioning would, and print",
-      "what they say (never a password or custom data). Changes nothing on the system."
+      "Read the configuration, fetch IMDS and read ovf-env.xml, as provisioning",
+      "would, and print what they say (never a password or custom data). Changes",
+      "nothing on the system."
     },
     footer = {
       "",

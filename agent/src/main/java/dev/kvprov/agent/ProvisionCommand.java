@@ -21,15 +21,16 @@ import picocli.CommandLine.Command;
     description = {
       "Provision this VM (what kvprov.service runs at first boot).",
       "",
-      "Reads IMDS and the provisioning media, sets the host name, admin user, password, sudoers,",
-      "sshd and SSH keys, reports Ready (or the failure) to the platform, and leaves the whole",
-      "run as a trace in KVP."
+      "Reads IMDS and the provisioning media, sets the host name, admin user,",
+      "password, sudoers, sshd and SSH keys, reports Ready (or the failure) to the",
+      "platform, and leaves the whole run as a trace in KVP."
     },
     footer = {
       "",
-      "Exit status: 0 provisioned (or nothing to do); 2 configuration error; 10 IMDS; 11 media;",
-      "12 host name; 13 user; 14 password; 15 sudoers; 16 sshd; 17 SSH keys; 20 Ready not",
-      "reported; 21 state not recorded; 30 an internal error (reported like the others).",
+      "Exit status: 0 provisioned (or nothing to do); 2 configuration error;",
+      "10 IMDS; 11 media; 12 host name; 13 user; 14 password; 15 sudoers; 16 sshd;",
+      "17 SSH keys; 20 Ready not reported; 21 state not recorded; 30 an internal",
+      "error (reported like the others).",
       "",
       "Examples:",
       "  kvprov provision",

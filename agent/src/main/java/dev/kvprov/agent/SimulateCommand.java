@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
     description = {
       "Run a simulated IMDS and wireserver on loopback.",
       "",
-      "Run a simulated IMDS and wireserver on loopback until interrupted, printing their URLs,",
-      "a configuration snippet that points kvprov at them, and every health report received."
+      "Run a simulated IMDS and wireserver on loopback until interrupted, printing",
+      "their URLs, a configuration snippet that points kvprov at them, and every",
+      "health report received."
     },
     footer = {
       "",
