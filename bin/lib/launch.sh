@@ -8,7 +8,10 @@ launch() {
   shift 2
   local here java archive stamp
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-  java=$(command -v java)
+  java=$(command -v java) || {
+    echo "$(basename "$jar" .jar): no java on the PATH; install a Java 17+ runtime" >&2
+    exit 3
+  }
   archive="${jar%.jar}.jsa"
   stamp="$(readlink -f "$java") $(stat -c %Y "$(readlink -f "$java")") $(stat -c %Y "$jar")"
   if [[ ! -f "$archive" || "$(cat "$archive.stamp" 2>/dev/null)" != "$stamp" ]]; then

@@ -54,6 +54,7 @@ final class BlameCommand implements Callable<Integer> {
     }
     List<Row> rows = new ArrayList<>();
     forest.finish().forEach(root -> collect(root, rows));
+    forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp blame: " + n));
     rows.sort(Comparator.comparing(Row::total).reversed());
     List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
     PrintWriter out = spec.commandLine().getOut();
@@ -65,8 +66,8 @@ final class BlameCommand implements Callable<Integer> {
                   .addObject()
                   .put("name", r.name())
                   .put("writer", r.writer())
-                  .put("duration_ms", r.total().toNanos() / 1e6)
-                  .put("self_ms", r.self().toNanos() / 1e6));
+                  .put("duration_ms", Text.millis(r.total()))
+                  .put("self_ms", Text.millis(r.self())));
       out.println(Json.write(array));
     } else {
       out.printf("%10s %10s  %s%n", "total", "self", "span");

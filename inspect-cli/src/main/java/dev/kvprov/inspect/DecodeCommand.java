@@ -47,9 +47,15 @@ final class DecodeCommand implements Callable<Integer> {
       description = "The item to decode (its logical key).")
   String key;
 
+  @CommandLine.Option(
+      names = "--json",
+      description = "JSON Lines: {key, encoding, text} or {key, error} per payload.")
+  boolean json;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    Json.Lines lines = new Json.Lines(out);
     int[] decoded = new int[2]; // decoded, failed
     Consumer<Item> sink =
         item -> {
@@ -63,18 +69,33 @@ final class DecodeCommand implements Callable<Integer> {
           try {
             JsonNode payload = Json.parse(event.path("msg").asText());
             String text = inflate(payload.path("data").asText());
-            out.println(
-                "== "
-                    + item.key()
-                    + " ("
-                    + payload.path("encoding").asText()
-                    + ", "
-                    + text.length()
-                    + " chars)");
-            out.print(text.endsWith("\n") ? text : text + "\n");
+            String encoding = payload.path("encoding").asText();
+            if (json) {
+              lines.write(
+                  Json.object().put("key", item.key()).put("encoding", encoding).put("text", text));
+            } else {
+              out.println(
+                  "== "
+                      + Text.printable(item.key())
+                      + " ("
+                      + Text.printable(encoding)
+                      + ", "
+                      + text.length()
+                      + " chars)");
+              // The payload itself is shown as it is: multi-line text such as dmesg.
+              out.print(text.endsWith("\n") ? text : text + "\n");
+            }
             decoded[0]++;
           } catch (IOException | DataFormatException | IllegalArgumentException e) {
-            out.println("== " + item.key() + ": does not decode: " + e.getMessage());
+            if (json) {
+              lines.write(Json.object().put("key", item.key()).put("error", e.getMessage()));
+            } else {
+              out.println(
+                  "== "
+                      + Text.printable(item.key())
+                      + ": does not decode: "
+                      + Text.printable(String.valueOf(e.getMessage())));
+            }
             decoded[1]++;
           }
         };
@@ -82,7 +103,12 @@ final class DecodeCommand implements Callable<Integer> {
       return 3;
     }
     if (decoded[0] == 0 && decoded[1] == 0) {
-      out.println(key == null ? "no encoded payloads" : "no encoded payload with key " + key);
+      spec.commandLine()
+          .getErr()
+          .println(
+              key == null
+                  ? "kvp decode: no encoded payloads"
+                  : "kvp decode: no encoded payload with key " + Text.printable(key));
       return 1;
     }
     return decoded[1] == 0 ? 0 : 1;

@@ -13,7 +13,6 @@ import dev.kvprov.kvp.RecordCodec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,17 +70,15 @@ final class DoctorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Finding> findings = new ArrayList<>();
-    int records = 0;
+    Map<String, Integer> records = new java.util.LinkedHashMap<>();
     String reading = input.describe();
     try {
       for (PoolInput.Part part : input.parts()) {
         reading = part.name();
-        records += check(part, findings);
+        records.put(part.name(), check(part, findings));
       }
     } catch (IOException e) {
-      String why =
-          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
-      spec.commandLine().getErr().println("kvp doctor: " + reading + ": " + why);
+      spec.commandLine().getErr().println("kvp doctor: " + reading + ": " + PoolInput.why(e));
       return 3;
     }
     print(findings, records);
@@ -206,10 +203,13 @@ final class DoctorCommand implements Callable<Integer> {
     }
   }
 
-  private void print(List<Finding> findings, int records) {
+  private void print(List<Finding> findings, Map<String, Integer> records) {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectNode node = Json.object().put("healthy", findings.isEmpty()).put("records", records);
+      ObjectNode node =
+          Json.object()
+              .put("healthy", findings.isEmpty())
+              .put("records", records.values().stream().mapToInt(Integer::intValue).sum());
       ArrayNode problems = node.putArray("problems");
       for (Finding f : findings) {
         problems
@@ -223,16 +223,19 @@ final class DoctorCommand implements Callable<Integer> {
       out.println(Json.write(node));
       return;
     }
-    out.println(
-        input.describe()
-            + ": "
-            + records
-            + " records, "
-            + (findings.isEmpty() ? "healthy" : findings.size() + " problem(s)"));
-    for (Finding f : findings) {
-      String where =
-          f.record() < 0 ? "" : "record " + f.record() + " at offset " + f.offset() + ": ";
-      out.println("  " + f.kind() + ": " + where + f.message());
+    for (Map.Entry<String, Integer> part : records.entrySet()) {
+      List<Finding> here = findings.stream().filter(f -> f.source().equals(part.getKey())).toList();
+      out.println(
+          Text.printable(part.getKey())
+              + ": "
+              + part.getValue()
+              + " records, "
+              + (here.isEmpty() ? "healthy" : here.size() + " problem(s)"));
+      for (Finding f : here) {
+        String where =
+            f.record() < 0 ? "" : "record " + f.record() + " at offset " + f.offset() + ": ";
+        out.println("  " + f.kind() + ": " + where + Text.printable(f.message()));
+      }
     }
   }
 }

@@ -15,7 +15,9 @@ import java.util.List;
  *     other}
  * @param value the logical value: for a chunked cloud-init event, the event JSON as it would have
  *     been written unsplit
- * @param problems what was wrong with it (damaged records, missing pieces)
+ * @param problems what was wrong with it (damaged records, missing pieces); an item with no records
+ *     and an empty key carries problems that belong to no record (a torn tail, an export item that
+ *     could not be read)
  */
 public record Item(
     int index,
@@ -30,5 +32,12 @@ public record Item(
     requireNonNull(writer, "writer");
     requireNonNull(value, "value");
     problems = List.copyOf(problems);
+  }
+
+  /** The same item with one more problem. */
+  Item withProblem(String problem) {
+    List<String> more = new java.util.ArrayList<>(problems);
+    more.add(problem);
+    return new Item(index, records, key, writer, value, more);
   }
 }

@@ -29,7 +29,8 @@ final class ItemCommands {
       description = "Print the value of the item with KEY (pieces put back together).",
       footer = {
         "",
-        "Exit status: 0 found; 1 not found; 3 I/O error.",
+        "Exit status: 0 found; 1 not found, or found damaged (said on stderr);",
+        "2 usage error; 3 I/O error.",
         "",
         "Example:",
         "  kvp get PROVISIONING_REPORT"
@@ -41,23 +42,35 @@ final class ItemCommands {
     @Parameters(paramLabel = "KEY", description = "The item's key, exactly (case matters here).")
     String key;
 
+    @CommandLine.Option(
+        names = "--json",
+        description = "The item as kvp list --json shows it (value, records, problems, event).")
+    boolean json;
+
     @Override
     public Integer call() {
-      String[] found = new String[1];
+      Item[] found = new Item[1];
       Consumer<Item> sink =
           item -> {
             if (item.key().equals(key)) {
-              found[0] = item.value();
+              found[0] = item; // the last one counts, as for the host
             }
           };
       if (!input.forEachItem(sink, spec)) {
         return 3;
       }
       if (found[0] == null) {
-        spec.commandLine().getErr().println("kvp get: no item with key " + key);
+        spec.commandLine().getErr().println("kvp get: no item with key " + Text.printable(key));
         return 1;
       }
-      spec.commandLine().getOut().println(found[0]);
+      Item item = found[0];
+      spec.commandLine().getOut().println(json ? ListCommand.asJson(item) : item.value());
+      if (!item.problems().isEmpty()) {
+        // A value put together from damaged or missing pieces is not the value that was written.
+        item.problems()
+            .forEach(p -> spec.commandLine().getErr().println("kvp get: " + Text.printable(p)));
+        return 1;
+      }
       return 0;
     }
   }
@@ -108,7 +121,9 @@ final class ItemCommands {
         spec.commandLine().getErr().println("kvp set: " + e.getMessage());
         return 3;
       } catch (IOException e) {
-        spec.commandLine().getErr().println("kvp set: " + input.describe() + ": " + e.getMessage());
+        spec.commandLine()
+            .getErr()
+            .println("kvp set: " + input.describe() + ": " + PoolInput.why(e));
         return 3;
       }
     }
@@ -144,7 +159,7 @@ final class ItemCommands {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp delete: " + input.describe() + ": " + e.getMessage());
+            .println("kvp delete: " + input.describe() + ": " + PoolInput.why(e));
         return 3;
       }
     }

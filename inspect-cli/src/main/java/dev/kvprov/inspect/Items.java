@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
-import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.otel.KvpRecordFormat;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -21,9 +20,12 @@ import java.util.function.Consumer;
  * pieces and cloud-init's {@code msg_i} chunks are held only until their group is complete, so a
  * pool of any size is read in near-constant memory.
  */
-final class Items implements PoolVisitor {
+final class Items implements PoolInput.PartVisitor {
 
   static final String AZURE_INIT_PREFIX = "azure-init-";
+
+  private static final String KNOWN_KVPROV_GRAMMAR =
+      KvpRecordFormat.KEY_PREFIX + KvpRecordFormat.VERSION + "|";
 
   private final Consumer<Item> sink;
   private final Map<String, Group> open = new LinkedHashMap<>();
@@ -117,14 +119,21 @@ final class Items implements PoolVisitor {
     if (azureInit != null) {
       return;
     }
-    List<String> problems = recordProblems.stream().map(KvpProblem::toString).toList();
+    List<String> problems =
+        new ArrayList<>(recordProblems.stream().map(KvpProblem::toString).toList());
     String key = record.key();
+    if (key.startsWith("CLOUD_INIT|")) {
+      closeCloudInitGroupsOtherThan(key);
+    }
     int bar = key.lastIndexOf('|');
     int slash = key.indexOf('/', bar + 1);
-    if (key.startsWith(KvpRecordFormat.KEY_PREFIX)
+    if (key.startsWith(KvpRecordFormat.KEY_PREFIX) && !key.startsWith(KNOWN_KVPROV_GRAMMAR)) {
+      problems.add("a kvprov key of a grammar this kvp does not know (it reads kvprov-1)");
+    } else if (key.startsWith(KvpRecordFormat.KEY_PREFIX)
         && slash > 0
         && digits(key, bar + 1, slash)
-        && digits(key, slash + 1, key.length())) {
+        && digits(key, slash + 1, key.length())
+        && Integer.parseInt(key, slash + 1, key.length(), 10) > 0) {
       collect(
           key.substring(0, bar),
           entry,
@@ -168,6 +177,19 @@ final class Items implements PoolVisitor {
     Group group = open.computeIfAbsent(base, b -> new Group(entry.index(), expected, writer));
     group.records.add(entry.index());
     group.problems.addAll(problems);
+    if (expected > 0 && (expected != group.expected || piece >= expected)) {
+      group.problems.add(
+          "record "
+              + entry.index()
+              + " says piece "
+              + piece
+              + "/"
+              + expected
+              + ", which does not fit "
+              + group.expected
+              + " pieces: left out");
+      return;
+    }
     if (group.pieces.put(piece, value) != null) {
       group.problems.add("record " + entry.index() + " repeats piece " + piece);
     }
@@ -186,13 +208,31 @@ final class Items implements PoolVisitor {
     }
   }
 
+  /**
+   * cloud-init writes an event's chunks one after another: a record of another cloud-init event
+   * means the open ones are complete (their last chunk may have been as long as the others).
+   */
+  private void closeCloudInitGroupsOtherThan(String key) {
+    String base = key.substring(0, Math.max(key.lastIndexOf('|'), 0));
+    for (var it = open.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Group> e = it.next();
+      if (e.getValue().writer.equals("cloud-init")
+          && !e.getKey().equals(base)
+          && !e.getKey().equals(key)) {
+        it.remove();
+        emit(e.getKey(), e.getValue());
+      }
+    }
+  }
+
   private void emitAzureInit() {
     sink.accept(azureInit.item());
     azureInit = null;
   }
 
   /** Emits what is still open at the end of the pool: cloud-init groups, and incomplete ones. */
-  void finish() {
+  @Override
+  public void finish() {
     if (azureInit != null) {
       emitAzureInit();
     }
@@ -229,9 +269,14 @@ final class Items implements PoolVisitor {
     StringBuilder escaped = new StringBuilder();
     int expect = 0;
     for (Map.Entry<Integer, String> piece : group.pieces.entrySet()) {
-      if (piece.getKey() != expect++) {
-        problems.add("cloud-init chunk " + (expect - 1) + " missing");
+      int chunk = piece.getKey();
+      if (chunk > expect) {
+        problems.add(
+            chunk - expect == 1
+                ? "cloud-init chunk " + expect + " missing"
+                : "cloud-init chunks " + expect + " to " + (chunk - 1) + " missing");
       }
+      expect = chunk + 1;
       escaped.append(slice(piece.getValue()));
     }
     try {

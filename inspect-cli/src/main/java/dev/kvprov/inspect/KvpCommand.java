@@ -90,6 +90,14 @@ public final class KvpCommand implements Runnable {
             false);
     cli.setOut(out);
     cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
+    // A defect must still end in one line a script can act on, not a stack trace and exit 1.
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parsed) -> {
+          commandLine
+              .getErr()
+              .println("kvp " + commandLine.getCommandName() + ": unexpected error: " + e);
+          return 3;
+        });
     int status = cli.execute(args);
     out.flush();
     System.exit(status);

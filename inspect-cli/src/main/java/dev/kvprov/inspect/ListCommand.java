@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
-import dev.kvprov.kvp.PoolVisitor;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +36,19 @@ import picocli.CommandLine.Option;
       "  kvp list --raw --file pool1-1795322355.kvp"
     })
 final class ListCommand implements Callable<Integer> {
-  /** Width of the value column in an 80-column terminal. */
+  /** Widths of the key and value columns in an 80-column terminal. */
   private static final int VALUE_WIDTH = 72;
 
+  private static final int KEY_WIDTH = 61;
+
+  private static String cut(String text, int width) {
+    return text.length() > width ? text.substring(0, width - 1) + "…" : text;
+  }
+
   private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
+
+  static final List<String> WRITERS =
+      List.of("kvprov", "azure-init", "cloud-init", "report", "other");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -91,6 +97,11 @@ final class ListCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--level is one of DEBUG, INFO, WARN, ERROR; not " + level);
     }
+    if (writer != null && !WRITERS.contains(writer)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--writer is one of " + String.join(", ", WRITERS) + "; not " + writer);
+    }
     if (raw && (level != null || since != null)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--raw shows records as stored: --level and --since need decoding");
@@ -106,13 +117,18 @@ final class ListCommand implements Callable<Integer> {
     int[] problems = new int[1];
     Json.Lines lines = new Json.Lines(out);
     Consumer<Item> sink =
-        item -> {
-          problems[0] += item.problems().size();
-          if ((writer != null && !item.writer().equals(writer))
-              || (grep != null && !item.key().contains(grep) && !item.value().contains(grep))) {
+        found -> {
+          if ((writer != null && !found.writer().equals(writer))
+              || (grep != null && !found.key().contains(grep) && !found.value().contains(grep))) {
             return;
           }
-          JsonNode event = json || minLevel >= 0 || since != null ? Events.of(item) : null;
+          boolean kvprov = found.writer().equals("kvprov");
+          JsonNode event =
+              kvprov || json || minLevel >= 0 || since != null ? Events.of(found) : null;
+          Item item =
+              kvprov && event == null && found.problems().isEmpty()
+                  ? found.withProblem("not a readable kvprov record (see docs/kvp-format.md)")
+                  : found;
           if (minLevel >= 0) {
             String itemLevel = Events.level(item, event);
             if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
@@ -125,6 +141,7 @@ final class ListCommand implements Callable<Integer> {
               return;
             }
           }
+          problems[0] += item.problems().size();
           if (json) {
             lines.write(asNode(item, event, part[0]));
           } else {
@@ -148,61 +165,71 @@ final class ListCommand implements Callable<Integer> {
   private int listRaw() {
     PrintWriter out = spec.commandLine().getOut();
     Style style = Style.forStdout();
-    List<String> pending = new ArrayList<>();
     int[] problems = new int[1];
-    PoolVisitor visitor =
-        new PoolVisitor() {
-          @Override
-          public void problem(KvpProblem p) {
-            problems[0]++;
-            pending.add(p.toString());
-          }
+    String[] source = new String[1];
+    boolean ok =
+        input.forEachPart(
+            part ->
+                new PoolInput.PartVisitor() {
+                  final List<String> pending = new ArrayList<>();
 
-          @Override
-          public void entry(PoolEntry e) {
-            if ((writer != null && !Items.writerOf(e.key()).equals(writer))
-                || (grep != null && !e.key().contains(grep) && !e.value().contains(grep))) {
-              pending.clear();
-              return;
-            }
-            if (json) {
-              ObjectNode node = Json.object();
-              node.put("index", e.index()).put("offset", e.offset());
-              node.put("key", e.key()).put("value", e.value()).put("intact", e.intact());
-              pending.forEach(node.putArray("problems")::add);
-              out.println(Json.write(node));
-            } else {
-              Item shown =
-                  new Item(
-                      e.index(),
-                      List.of(e.index()),
-                      e.key(),
-                      Items.writerOf(e.key()),
-                      e.value(),
-                      pending);
-              out.println(asLine(shown, style));
-            }
-            pending.clear();
-          }
-        };
-    String reading = input.describe();
-    try {
-      for (PoolInput.Part part : input.parts()) {
-        reading = part.name();
-        PoolInput.scan(part, System.in, visitor);
-        for (String p : pending) {
-          out.println(json ? Json.write(Json.object().put("problem", p)) : "       ! " + p);
-        }
-        pending.clear();
-      }
-    } catch (IOException e) {
-      String why =
-          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
-      spec.commandLine().getErr().println("kvp list: " + reading + ": " + why);
-      return 3;
-    }
+                  @Override
+                  public void problem(KvpProblem p) {
+                    pending.add(p.toString());
+                  }
+
+                  @Override
+                  public void entry(PoolEntry e) {
+                    if ((writer != null && !Items.writerOf(e.key()).equals(writer))
+                        || (grep != null && !e.key().contains(grep) && !e.value().contains(grep))) {
+                      pending.clear();
+                      return;
+                    }
+                    problems[0] += pending.size();
+                    if (json) {
+                      ObjectNode node = Json.object();
+                      node.put("index", e.index()).put("offset", e.offset());
+                      node.put("key", e.key()).put("value", e.value()).put("intact", e.intact());
+                      pending.forEach(node.putArray("problems")::add);
+                      if (source[0] != null) {
+                        node.put("source", source[0]);
+                      }
+                      out.println(Json.write(node));
+                    } else {
+                      Item shown =
+                          new Item(
+                              e.index(),
+                              List.of(e.index()),
+                              e.key(),
+                              Items.writerOf(e.key()),
+                              e.value(),
+                              pending);
+                      out.println(asLine(shown, style));
+                    }
+                    pending.clear();
+                  }
+
+                  /** Problems after the last record (a torn tail): a line of their own. */
+                  @Override
+                  public void finish() {
+                    problems[0] += pending.size();
+                    for (String p : pending) {
+                      out.println(
+                          json
+                              ? Json.write(Json.object().put("problem", p))
+                              : "       ! " + Text.printable(p));
+                    }
+                  }
+                },
+            part -> {
+              source[0] = part.name();
+              if (!json) {
+                out.println(style.bold("== " + Text.printable(part.name())));
+              }
+            },
+            spec);
     out.flush();
-    return problems[0] == 0 ? 0 : 1;
+    return !ok ? 3 : problems[0] == 0 ? 0 : 1;
   }
 
   static String asLine(Item item) {
@@ -218,7 +245,7 @@ final class ListCommand implements Callable<Integer> {
             + "  "
             + Text.padRight(item.writer(), 10)
             + "  "
-            + Text.printable(item.key());
+            + cut(Text.printable(item.key()), KEY_WIDTH);
     if (item.key().contains("|ERROR|")
         || item.writer().equals("report") && value.startsWith("result=error")) {
       head = style.error(head);

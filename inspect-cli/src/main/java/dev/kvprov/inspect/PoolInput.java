@@ -90,6 +90,11 @@ final class PoolInput {
     pool = n;
   }
 
+  /** Receives one part's records, then {@link #finish} once the part has been read. */
+  interface PartVisitor extends PoolVisitor {
+    default void finish() {}
+  }
+
   /** One thing to read: a pool file, stdin, or a host export. */
   record Part(String name, Kind kind, Path path) {
     enum Kind {
@@ -140,16 +145,20 @@ final class PoolInput {
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         Matcher m = ARCHIVE.matcher(file.getFileName().toString());
-        if (m.matches() && Integer.parseInt(m.group(1)) == pool) {
+        if (!m.matches() || Integer.parseInt(m.group(1)) != pool) {
+          continue;
+        }
+        try {
           copies.add(
               new Copy(
                   file,
                   Long.parseLong(m.group(2)),
                   m.group(3) == null ? 1 : Long.parseLong(m.group(3))));
+        } catch (NumberFormatException e) {
+          // a boot epoch beyond a long: not a name kvprov writes, still a copy to show (last)
+          copies.add(new Copy(file, Long.MAX_VALUE, Long.MAX_VALUE));
         }
       }
-    } catch (NumberFormatException e) {
-      // an epoch beyond a long is not a copy we wrote: pass over it
     }
     copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence));
     return copies.stream()
@@ -202,20 +211,15 @@ final class PoolInput {
     return new InputStreamReader(in, charset);
   }
 
-  /** Streams every part's records to {@code visitor}, one after another. */
-  void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
-    for (Part part : parts()) {
-      scan(part, stdin, visitor);
-    }
-  }
-
   /**
-   * Streams the logical items to {@code sink}, part by part (pieces are never joined across parts),
-   * telling {@code onPart} before each part when there is more than one. On an I/O error, says why
-   * on stderr (naming the command and the input) and returns false: the command exits 3.
+   * Streams each part's records to the visitor {@code visitorFor} makes for it, telling {@code
+   * onPart} before each part when there is more than one. On an I/O error, says why on stderr
+   * (naming the command and the input) and returns false: the command exits 3.
    */
-  boolean forEachItem(
-      Consumer<Item> sink, Consumer<Part> onPart, CommandLine.Model.CommandSpec spec) {
+  boolean forEachPart(
+      java.util.function.Function<Part, ? extends PartVisitor> visitorFor,
+      Consumer<Part> onPart,
+      CommandLine.Model.CommandSpec spec) {
     String reading = describe();
     try {
       List<Part> parts = parts();
@@ -224,22 +228,43 @@ final class PoolInput {
         if (parts.size() > 1) {
           onPart.accept(part);
         }
-        Items items = new Items(sink);
-        scan(part, System.in, items);
-        items.finish();
+        PartVisitor visitor = visitorFor.apply(part);
+        scan(part, System.in, visitor);
+        visitor.finish();
       }
       return true;
     } catch (IOException e) {
-      String why =
-          e instanceof NoSuchFileException ? "no such file" : String.valueOf(e.getMessage());
-      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why);
+      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why(e));
       return false;
     }
+  }
+
+  /**
+   * Streams the logical items to {@code sink}, part by part (pieces are never joined across parts);
+   * otherwise as {@link #forEachPart}.
+   */
+  boolean forEachItem(
+      Consumer<Item> sink, Consumer<Part> onPart, CommandLine.Model.CommandSpec spec) {
+    return forEachPart(part -> new Items(sink), onPart, spec);
   }
 
   /** {@link #forEachItem(Consumer, Consumer, CommandLine.Model.CommandSpec)}, parts unmarked. */
   boolean forEachItem(Consumer<Item> sink, CommandLine.Model.CommandSpec spec) {
     return forEachItem(sink, part -> {}, spec);
+  }
+
+  /** Why an input could not be read, in a few words (Java's messages are often just the path). */
+  static String why(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return String.valueOf(e.getMessage());
   }
 
   /** The pool file named by the options (not meaningful for stdin or a host export). */

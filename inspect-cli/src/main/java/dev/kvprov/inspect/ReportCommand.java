@@ -49,14 +49,25 @@ final class ReportCommand implements Callable<Integer> {
       out.println(
           json
               ? "{\"fields\":null,\"raw\":null}"
-              : "no PROVISIONING_REPORT in " + input.describe());
+              : "no PROVISIONING_REPORT in " + Text.printable(input.describe()));
       return 1;
     }
     ProvisioningReport report;
     try {
       report = ProvisioningReport.parse(raw[0]);
     } catch (IllegalArgumentException e) {
-      out.println("unreadable PROVISIONING_REPORT: " + e.getMessage() + "\n  " + raw[0]);
+      if (json) {
+        ObjectNode node = Json.object();
+        node.putNull("fields");
+        node.put("raw", raw[0]).put("error", e.getMessage());
+        out.println(Json.write(node));
+      } else {
+        out.println(
+            "unreadable PROVISIONING_REPORT: "
+                + Text.printable(e.getMessage())
+                + "\n  "
+                + Text.printable(raw[0]));
+      }
       return 1;
     }
     if (json) {
@@ -67,7 +78,14 @@ final class ReportCommand implements Callable<Integer> {
       out.println(Json.write(node));
     } else {
       int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
-      report.fields().forEach(f -> out.printf("%-" + width + "s  %s%n", f.key(), f.value()));
+      report
+          .fields()
+          .forEach(
+              f ->
+                  out.println(
+                      Text.padRight(Text.printable(f.key()), width)
+                          + "  "
+                          + Text.printable(f.value())));
     }
     return report.isSuccess() ? 0 : 1;
   }

@@ -86,15 +86,24 @@ final class SpanForest {
       (parent == null ? roots : parent.children).add(node);
       cloudInitOpen.push(node);
     } else if (type.equals("finish")) {
+      SpanNode finished = null;
       for (SpanNode open : cloudInitOpen) {
         if (open.name.equals(name)) {
-          open.end = ts;
-          open.status = event.path("result").asText("SUCCESS").equals("SUCCESS") ? "ok" : "error";
-          open.message = open.status.equals("error") ? event.path("msg").asText("") : "";
+          finished = open;
           cloudInitOpen.remove(open);
           break;
         }
       }
+      if (finished == null) {
+        // Its start is gone (cleared, or cut off by a budget): a failure must still show.
+        finished = new SpanNode(name, "cloud-init");
+        roots.add(finished);
+      }
+      finished.end = ts;
+      String result = event.path("result").asText("SUCCESS");
+      finished.status = result.equals("FAIL") ? "error" : "ok";
+      // a WARN finish keeps its message, but the step did not fail
+      finished.message = result.equals("SUCCESS") ? "" : event.path("msg").asText("");
     }
   }
 
@@ -160,17 +169,95 @@ final class SpanForest {
     return parsed;
   }
 
-  /** Links kvprov spans to their parents; call once all items are in. */
+  /**
+   * Links kvprov spans to their parents; call once all items are in. A damaged or hostile pool
+   * cannot hide spans or exhaust the stack: spans whose parents form a cycle become roots, and
+   * nesting deeper than {@link #MAX_DEPTH} is shown flat at that depth. {@link #notes} says so.
+   */
   List<SpanNode> finish() {
     List<SpanNode> kvprovRoots = new ArrayList<>();
     for (Map.Entry<String, SpanNode> e : kvprovSpans.entrySet()) {
-      SpanNode parent = kvprovSpans.get(kvprovParents.get(e.getKey()));
+      String parentId = parentIfNoCycle(e.getKey());
+      SpanNode parent = parentId == null ? null : kvprovSpans.get(parentId);
       (parent == null ? kvprovRoots : parent.children).add(e.getValue());
     }
     List<SpanNode> all = new ArrayList<>(kvprovRoots);
     all.addAll(roots);
     all.addAll(nestAzureInit());
     all.sort(Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
+    capDepth(all);
     return all;
+  }
+
+  /** Deeper than any real trace (a boot's is a handful of levels): beyond it, shown flat. */
+  static final int MAX_DEPTH = 64;
+
+  /** What {@link #finish} had to change to show a damaged pool: for a note on stderr. */
+  final List<String> notes = new ArrayList<>();
+
+  /** The span's parent id, or null when it has none, it is missing, or the chain loops. */
+  private String parentIfNoCycle(String id) {
+    String parent = kvprovParents.get(id);
+    if (parent == null || !kvprovSpans.containsKey(parent)) {
+      return null;
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    seen.add(id);
+    for (String up = parent;
+        up != null && kvprovSpans.containsKey(up);
+        up = kvprovParents.get(up)) {
+      if (!seen.add(up)) {
+        if (up.equals(id)) {
+          notes.add("span " + id + "'s parents lead back to it; shown as a root");
+          return null;
+        }
+        break; // a loop above us: the spans in it are cut there
+      }
+      if (seen.size() > 10_000) {
+        break;
+      }
+    }
+    return parent;
+  }
+
+  private void capDepth(List<SpanNode> top) {
+    Deque<SpanNode> stack = new ArrayDeque<>();
+    Deque<Integer> depths = new ArrayDeque<>();
+    top.forEach(
+        n -> {
+          stack.push(n);
+          depths.push(1);
+        });
+    while (!stack.isEmpty()) {
+      SpanNode node = stack.pop();
+      int depth = depths.pop();
+      if (depth == MAX_DEPTH - 1) {
+        List<SpanNode> below = descendants(node);
+        if (below.size() > node.children.size()) {
+          below.forEach(n -> n.children.clear());
+          below.sort(Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
+          node.children.clear();
+          node.children.addAll(below);
+          notes.add(
+              "spans below '" + node.name + "' nest deeper than " + MAX_DEPTH + "; shown flat");
+        }
+        continue;
+      }
+      for (SpanNode child : node.children) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+
+  private static List<SpanNode> descendants(SpanNode node) {
+    List<SpanNode> out = new ArrayList<>();
+    Deque<SpanNode> stack = new ArrayDeque<>(node.children);
+    while (!stack.isEmpty()) {
+      SpanNode n = stack.pop();
+      out.add(n);
+      n.children.forEach(stack::push);
+    }
+    return out;
   }
 }

@@ -50,20 +50,24 @@ final class Text {
     return padLeft((value.startsWith("-") ? "" : "+") + value + "s", width);
   }
 
-  /**
-   * Seconds with three decimals, rounded half up to the millisecond: {@code -0.002}, {@code
-   * 12.345}.
-   */
+  /** Seconds with three decimals, rounded half up to the millisecond: -0.002, 12.345. */
   static String secondsValue(Duration d) {
-    long nanos = d.toNanos();
-    boolean negative = nanos < 0;
-    long millis = (Math.abs(nanos) + 500_000) / 1_000_000;
+    boolean negative = d.isNegative();
+    Duration abs = d.abs();
+    // seconds and nanos apart: a damaged pool may span centuries, beyond a long of nanoseconds
+    long millis = abs.getNano() / 1_000_000 + (abs.getNano() % 1_000_000 >= 500_000 ? 1 : 0);
+    long seconds = abs.getSeconds() + millis / 1000;
     long fraction = millis % 1000;
-    return (negative && millis > 0 ? "-" : "")
-        + (millis / 1000)
+    return (negative && (seconds > 0 || fraction > 0) ? "-" : "")
+        + seconds
         + "."
         + (fraction < 100 ? (fraction < 10 ? "00" : "0") : "")
         + fraction;
+  }
+
+  /** Milliseconds as a double, for JSON: safe for any span a pool can hold. */
+  static double millis(Duration d) {
+    return d.getSeconds() * 1e3 + d.getNano() / 1e6;
   }
 
   static String padLeft(String s, int width) {

@@ -47,6 +47,7 @@ final class TreeCommand implements Callable<Integer> {
       return 3;
     }
     List<SpanNode> roots = forest.finish();
+    forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp tree: " + n));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ArrayNode array = Json.array();
@@ -73,7 +74,7 @@ final class TreeCommand implements Callable<Integer> {
     if (d == null) {
       out.putNull("duration_ms");
     } else {
-      out.put("duration_ms", d.toNanos() / 1e6);
+      out.put("duration_ms", Text.millis(d));
     }
     out.put("status", node.status);
     ArrayNode children = out.putArray("children");

@@ -131,10 +131,10 @@ class HostileInputPropertiesTest {
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     String azureKey = "azure-init-0.1.1|vm|ERROR|provision:user|0c1f9b1e";
     RawPool raw = new RawPool();
-    for (int at = 0; at < azure.length; at += 1021) {
+    for (int at = 0; at < azure.length; at += 1022) {
       raw.add(
           azureKey.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          java.util.Arrays.copyOfRange(azure, at, Math.min(at + 1021, azure.length)));
+          java.util.Arrays.copyOfRange(azure, at, Math.min(at + 1022, azure.length)));
     }
     raw.add(
         "azure-init-0.1.1|vm|INFO|provision|1",
