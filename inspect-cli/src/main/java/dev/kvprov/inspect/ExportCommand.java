@@ -40,13 +40,13 @@ import picocli.CommandLine.Option;
     description = {
       "The spans as OTLP: sent to a collector, or written as OTLP JSON.",
       "",
-      "Every writer's spans, as kvp tree shows them, as OpenTelemetry spans: sent",
-      "to an OTLP/HTTP collector (--otlp), or written as OTLP JSON for the",
-      "Collector's otlpjsonfile receiver (--otlp-json). kvprov's trace, span and",
-      "parent ids are kept; other writers' spans get ids derived from the pool,",
-      "the same on every export. A span that never finished is exported with",
-      "status ERROR and kvp.unfinished=true, ending at the pool's last time.",
-      "One attempt, no retries: run it again to retry."
+      "Every writer's spans, as kvp tree shows them. --otlp posts them to an",
+      "OTLP/HTTP collector (credentials go in --header, never in the URL);",
+      "--otlp-json writes what the Collector's otlpjsonfile receiver reads.",
+      "kvprov's trace, span and parent ids are kept; other writers' spans get ids",
+      "derived from the pool, the same on every export. A span that never",
+      "finished is exported with status ERROR and kvp.unfinished=true, ending at",
+      "the pool's last time. One attempt, no retries: run it again to retry."
     },
     footer = {
       "",
@@ -151,13 +151,22 @@ final class ExportCommand implements Callable<Integer> {
     return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
-  /** A collector's base URL gets the traces path, as OTEL_EXPORTER_OTLP_ENDPOINT does. */
+  /**
+   * A collector's base URL gets the traces path, as OTEL_EXPORTER_OTLP_ENDPOINT does. No message
+   * quotes the URL: it may hold a password.
+   */
   private URI endpoint(String url) {
     URI uri;
     try {
       uri = new URI(url);
     } catch (URISyntaxException e) {
-      throw usage("--otlp: not a URL: " + e.getMessage());
+      // Its message would quote the URL.
+      throw usage("--otlp: not a URL: " + e.getReason() + " at character " + (e.getIndex() + 1));
+    }
+    // The exporter would drop them without a word, and the collector would see no Authorization.
+    if (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@")) {
+      throw usage(
+          "--otlp: credentials in a URL are not sent; pass them as --header Authorization=...");
     }
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
         || uri.getHost() == null) {
@@ -170,14 +179,14 @@ final class ExportCommand implements Callable<Integer> {
     try {
       return new URI(
           uri.getScheme(),
-          uri.getRawUserInfo(),
+          null,
           uri.getHost(),
           uri.getPort(),
           "/v1/traces",
           uri.getRawQuery(),
           null);
     } catch (URISyntaxException e) {
-      throw usage("--otlp: not a URL: " + e.getMessage());
+      throw usage("--otlp: not a URL: " + e.getReason());
     }
   }
 
@@ -191,7 +200,8 @@ final class ExportCommand implements Callable<Integer> {
       }
       String name = header.substring(0, equals).trim();
       if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-        throw usage("--header: not a header name: " + name);
+        // e.g. "Authorization: Basic dXNlcjpwYXNz=": the "name" is the secret.
+        throw usage("--header: not a header name before the = (not shown)");
       }
       String value = header.substring(equals + 1);
       // The HTTP client would refuse it later, quoting the value in its message.

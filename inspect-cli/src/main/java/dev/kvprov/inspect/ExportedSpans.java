@@ -18,7 +18,9 @@ import io.opentelemetry.sdk.trace.data.StatusData;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -117,11 +119,15 @@ final class ExportedSpans implements Consumer<Item> {
 
   Result spans(List<SpanNode> roots) {
     Walk walk = new Walk(roots);
-    for (SpanNode root : roots) {
-      walk.visit(root, null, "");
-    }
+    walk.visitAll(roots);
     return new Result(List.copyOf(walk.spans), walk.withoutStart);
   }
+
+  /**
+   * A span still to visit, under its parent's context (null for a root) and the names of its
+   * ancestors ({@code path}).
+   */
+  private record Visit(SpanNode node, SpanContext parent, String path) {}
 
   private final class Walk {
     final Instant latest;
@@ -140,8 +146,32 @@ final class ExportedSpans implements Consumer<Item> {
       }
     }
 
-    void visit(SpanNode node, SpanContext parent, String path) {
-      String place = path + "\n" + node.name;
+    /**
+     * Every span, parents before children, siblings in order (the order the derived ids count
+     * repeats in). A loop over an explicit stack, not recursion: a damaged or hostile pool can nest
+     * spans thousands deep.
+     */
+    void visitAll(List<SpanNode> roots) {
+      Deque<Visit> pending = new ArrayDeque<>();
+      for (int i = roots.size() - 1; i >= 0; i--) {
+        pending.push(new Visit(roots.get(i), null, ""));
+      }
+      while (!pending.isEmpty()) {
+        Visit visit = pending.pop();
+        String place = visit.path() + "\n" + visit.node().name;
+        SpanContext context = visit(visit.node(), visit.parent(), place);
+        List<SpanNode> children = visit.node().children;
+        for (int i = children.size() - 1; i >= 0; i--) {
+          pending.push(new Visit(children.get(i), context, place));
+        }
+      }
+    }
+
+    /**
+     * Exports one span (unless it has no start); its context, for its children. {@code place}: the
+     * names from its root down to it.
+     */
+    private SpanContext visit(SpanNode node, SpanContext parent, String place) {
       SpanContext context;
       SpanContext parentContext;
       if (TraceId.isValid(node.traceId) && SpanId.isValid(node.spanId)) {
@@ -162,9 +192,7 @@ final class ExportedSpans implements Consumer<Item> {
       } else {
         spans.add(span(node, context, parentContext));
       }
-      for (SpanNode child : node.children) {
-        visit(child, context, place);
-      }
+      return context;
     }
 
     private ExportedSpan span(SpanNode node, SpanContext context, SpanContext parent) {
@@ -240,18 +268,17 @@ final class ExportedSpans implements Consumer<Item> {
     }
   }
 
-  private static Instant latest(List<SpanNode> nodes) {
+  private static Instant latest(List<SpanNode> roots) {
     Instant latest = Instant.EPOCH;
-    for (SpanNode node : nodes) {
+    Deque<SpanNode> pending = new ArrayDeque<>(roots);
+    while (!pending.isEmpty()) {
+      SpanNode node = pending.pop();
       for (Instant t : new Instant[] {node.start, node.end}) {
         if (t != null && t.isAfter(latest)) {
           latest = t;
         }
       }
-      Instant below = latest(node.children);
-      if (below.isAfter(latest)) {
-        latest = below;
-      }
+      pending.addAll(node.children);
     }
     return latest;
   }

@@ -3,8 +3,10 @@ package dev.kvprov.inspect;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -90,7 +92,7 @@ final class Timeline {
    */
   static Timeline of(List<SpanNode> roots, PointEvents events, Instant bootTime) {
     Timeline timeline = new Timeline(boot(roots, events, bootTime));
-    roots.forEach(root -> timeline.span(root, 0));
+    timeline.spans(roots);
     events.points.forEach(timeline::point);
     // Stable: equal times keep tree order (a parent's start before its child's, a child's end
     // before its parent's), then pool order.
@@ -109,17 +111,18 @@ final class Timeline {
       return new Boot(events.cloudInitBoot(), Source.CLOUD_INIT, events.cloudInitBoot());
     }
     List<Instant> times = new ArrayList<>();
-    roots.forEach(root -> times(root, times));
+    // A loop, not recursion: a damaged or hostile pool can nest spans thousands deep.
+    Deque<SpanNode> pending = new ArrayDeque<>(roots);
+    while (!pending.isEmpty()) {
+      SpanNode node = pending.pop();
+      times.add(node.start);
+      times.add(node.end);
+      pending.addAll(node.children);
+    }
     events.points.forEach(p -> times.add(p.time()));
     Instant first =
         times.stream().filter(t -> t != null).min(Comparator.naturalOrder()).orElse(null);
     return new Boot(null, Source.NONE, first);
-  }
-
-  private static void times(SpanNode node, List<Instant> times) {
-    times.add(node.start);
-    times.add(node.end);
-    node.children.forEach(child -> times(child, times));
   }
 
   /**
@@ -133,17 +136,40 @@ final class Timeline {
     return time == null || boot.origin() == null ? null : Duration.between(boot.origin(), time);
   }
 
-  private void span(SpanNode node, int depth) {
-    Duration start = at(node.start, node.startSinceBoot);
-    Duration end = at(node.end, node.endSinceBoot);
-    add(start, node.start, node.writer, "start", node.name, node.status, "", null);
-    if (start != null) {
-      bars.add(new Bar(node.name, node.writer, depth, start, end, node.status, cut(node.message)));
+  /** A span entered (its start row and bar) or left (its end row, after its children's). */
+  private record Step(SpanNode node, int depth, boolean leaving) {}
+
+  /**
+   * Rows and bars in tree order: a span's start, its children's rows, then its end. A loop over an
+   * explicit stack, not recursion: a damaged or hostile pool can nest spans thousands deep.
+   */
+  private void spans(List<SpanNode> roots) {
+    Deque<Step> steps = new ArrayDeque<>();
+    for (int i = roots.size() - 1; i >= 0; i--) {
+      steps.push(new Step(roots.get(i), 0, false));
     }
-    node.children.forEach(child -> span(child, depth + 1));
-    if (!node.status.equals("unfinished")) {
-      Duration duration = start == null || end == null ? null : end.minus(start);
-      add(end, node.end, node.writer, "end", node.name, node.status, node.message, duration);
+    while (!steps.isEmpty()) {
+      Step step = steps.pop();
+      SpanNode node = step.node();
+      Duration start = at(node.start, node.startSinceBoot);
+      Duration end = at(node.end, node.endSinceBoot);
+      if (step.leaving()) {
+        if (!node.status.equals("unfinished")) {
+          Duration duration = start == null || end == null ? null : end.minus(start);
+          add(end, node.end, node.writer, "end", node.name, node.status, node.message, duration);
+        }
+        continue;
+      }
+      add(start, node.start, node.writer, "start", node.name, node.status, "", null);
+      if (start != null) {
+        bars.add(
+            new Bar(
+                node.name, node.writer, step.depth(), start, end, node.status, cut(node.message)));
+      }
+      steps.push(new Step(node, step.depth(), true));
+      for (int i = node.children.size() - 1; i >= 0; i--) {
+        steps.push(new Step(node.children.get(i), step.depth() + 1, false));
+      }
     }
   }
 

@@ -6,14 +6,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.math.BigDecimal;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -25,10 +22,14 @@ import picocli.CommandLine.Option;
     name = "timeline",
     mixinStandardHelpOptions = true,
     description = {
-      "One timeline across writers, in seconds since boot; --html draws it as a waterfall page.",
+      "One timeline across writers, in seconds since boot; --html draws a waterfall.",
       "",
-      "Every span's start and end and every point event (kvprov events and logs,",
-      "cloud-init"
+      "Every span's start and end and every point event (kvprov's events and logs,",
+      "cloud-init's and azure-init's events, the PROVISIONING_REPORT), merged by",
+      "time. The boot time comes from --boot-time, else kvprov's records, else",
+      "cloud-init's keys; the first line says which, or that it is unknown and",
+      "times count from the first event. --html FILE writes one self-contained",
+      "waterfall page (inline SVG, nothing fetched) to attach to a ticket."
     },
     footer = {
       "",
@@ -62,30 +63,9 @@ final class TimelineCommand implements Callable<Integer> {
   @Option(
       names = "--boot-time",
       paramLabel = "T",
-      converter = BootTimeConverter.class,
+      converter = InstantConverter.class,
       description = "When the boot began, RFC 3339 or epoch seconds: overrides the pool's clues.")
   Instant bootTime;
-
-  /**
-   * RFC 3339 with an offset ({@code 2026-11-22T04:39:15Z}) or epoch seconds ({@code 1795322355}).
-   */
-  static final class BootTimeConverter implements CommandLine.ITypeConverter<Instant> {
-    @Override
-    public Instant convert(String text) {
-      if (text.matches("\\d{1,12}(\\.\\d{1,9})?")) {
-        BigDecimal seconds = new BigDecimal(text);
-        return Instant.ofEpochSecond(
-            seconds.longValue(),
-            seconds.remainder(BigDecimal.ONE).movePointRight(9).intValueExact());
-      }
-      try {
-        return OffsetDateTime.parse(text).toInstant();
-      } catch (DateTimeParseException e) {
-        throw new CommandLine.TypeConversionException(
-            "'" + text + "' is neither an RFC 3339 time with an offset nor epoch seconds");
-      }
-    }
-  }
 
   @Override
   public Integer call() {

@@ -179,7 +179,11 @@ final class TimelinePage {
         magnitude
             * (raw <= magnitude ? 1 : raw <= 2 * magnitude ? 2 : raw <= 5 * magnitude ? 5 : 10);
     int decimals = (int) Math.max(0, -Math.floor(Math.log10(step)));
-    for (double t = Math.ceil(first / step) * step; t <= last + step / 2; t += step) {
+    // Counted, not summed: far from the boot (centuries, in a damaged pool) adding a step to t
+    // could round back to t.
+    double from = Math.ceil(first / step) * step;
+    for (int i = 0; from + i * step <= last + step / 2; i++) {
+      double t = from + i * step;
       double x = LABEL_WIDTH + (t - t0) * scale;
       if (x > WIDTH) {
         break;

@@ -482,8 +482,122 @@ class TimelineCommandTest {
         .startsWith("boot 2026-11-22T03:47:46Z given with --boot-time\n")
         .contains("  +3600.422s  cloud-init  start");
 
+    // Without an offset: UTC, as everywhere else in kvp.
+    assertThat(run("timeline", "--json", "--file", pool, "--boot-time", "2026-11-22T04:47:46"))
+        .isZero();
+    assertThat(json().path("boot").path("time").asText()).isEqualTo("2026-11-22T04:47:46Z");
+    assertThat(json().path("rows").get(0).path("t_s").asDouble()).isEqualTo(0.422448);
+
     assertThat(run("timeline", "--file", pool, "--boot-time", "yesterday")).isEqualTo(2);
-    assertThat(err.toString()).contains("'yesterday' is neither an RFC 3339 time");
+    assertThat(err.toString()).contains("not a time: yesterday");
+  }
+
+  @Test
+  void help_aOneLineSummary_thenACompleteDescription_inLinesThatFit() {
+    String[] description =
+        KvpCommand.commandLine()
+            .getSubcommands()
+            .get("timeline")
+            .getCommandSpec()
+            .usageMessage()
+            .description();
+    assertThat(description).allSatisfy(line -> assertThat(line).hasSizeLessThanOrEqualTo(78));
+    assertThat(description[1]).isEmpty();
+    String body = String.join(" ", List.of(description).subList(2, description.length));
+    assertThat(body)
+        .endsWith(".")
+        .doesNotContain(description[0])
+        .contains("azure-init", "PROVISIONING_REPORT", "--boot-time", "--html");
+    assertThat(body.chars().filter(c -> c == '(').count())
+        .isEqualTo(body.chars().filter(c -> c == ')').count());
+
+    assertThat(run("timeline", "--help")).isZero();
+    assertThat(out.toString()).contains(description[description.length - 1]);
+    assertThat(out.toString().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
+  }
+
+  @Test
+  void spansOverCenturies_inTextJsonAndHtml_withExactSeconds() throws Exception {
+    List<KvpRecord> records = new ArrayList<>();
+    records.addAll(
+        KvprovSpanRecords.end(
+            KvprovSpanRecords.spanId(0),
+            null,
+            "centuries",
+            "2026-11-22T04:40:00Z",
+            "2500-01-01T00:00:00Z"));
+    records.addAll(
+        KvprovSpanRecords.end(
+            KvprovSpanRecords.spanId(1),
+            null,
+            "all-of-time",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z"));
+    PoolFile.open(dir, 1).append(records);
+    Instant origin = Instant.parse("0000-01-01T00:00:00Z");
+    Instant centuriesStart = Instant.parse("2026-11-22T04:40:00Z");
+    Instant centuriesEnd = Instant.parse("2500-01-01T00:00:00Z");
+    Instant last = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
+    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
+    JsonNode timeline = json();
+    assertThat(timeline.path("boot").path("origin").asText()).isEqualTo(origin.toString());
+    assertThat(rows(timeline))
+        .containsExactly(
+            "start all-of-time 0.0 ok",
+            "start centuries " + seconds(Duration.between(origin, centuriesStart)) + " ok",
+            "end centuries " + seconds(Duration.between(origin, centuriesEnd)) + " ok",
+            "end all-of-time " + seconds(Duration.between(origin, last)) + " ok");
+    assertThat(timeline.path("rows").get(2).path("duration_s").asDouble())
+        .isEqualTo(seconds(Duration.between(centuriesStart, centuriesEnd)));
+    assertThat(timeline.path("rows").get(3).path("duration_s").asDouble())
+        .isEqualTo(seconds(Duration.between(origin, last)));
+
+    assertThat(run("timeline", "--dir", dir.toString())).isZero();
+    assertThat(out.toString())
+        .contains(
+            String.format(
+                java.util.Locale.ROOT,
+                "end    centuries  %.3fs",
+                seconds(Duration.between(centuriesStart, centuriesEnd))));
+
+    Path page = dir.resolve("centuries.html");
+    assertThat(run("timeline", "--dir", dir.toString(), "--html", page.toString())).isZero();
+    assertThat(out.toString()).isEqualTo("wrote " + page + ": 2 spans, 4 rows\n");
+    Document document =
+        parse(Files.readString(page, UTF_8).substring("<!DOCTYPE html>\n".length()));
+    NodeList groups = document.getElementsByTagName("g");
+    List<String> bars = new ArrayList<>();
+    for (int i = 0; i < groups.getLength(); i++) {
+      bars.add(text((Element) groups.item(i), "title").lines().findFirst().orElseThrow());
+    }
+    assertThat(bars).containsExactly("all-of-time", "centuries");
+  }
+
+  @Test
+  void aChainOfFiveThousandSpans_inTextJsonAndHtml() throws Exception {
+    int depth = 5000;
+    Instant t0 = Instant.parse("2026-11-22T04:40:00Z");
+    PoolFile.open(dir, 1).append(KvprovSpanRecords.chain(depth, t0));
+
+    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
+    JsonNode timeline = json();
+    List<String> rows = rows(timeline);
+    assertThat(rows).hasSize(2 * depth);
+    for (int i = 0; i < depth; i++) {
+      // s0 starts first, then each child a millisecond later; ends in the reverse order
+      assertThat(rows.get(i)).isEqualTo("start s" + i + " " + i / 1000.0 + " ok");
+      assertThat(rows.get(2 * depth - 1 - i))
+          .isEqualTo("end s" + i + " " + (2 * depth - i) / 1000.0 + " ok");
+    }
+
+    assertThat(run("timeline", "--dir", dir.toString())).isZero();
+    assertThat(out.toString().lines()).hasSize(1 + 2 * depth);
+
+    Path page = dir.resolve("chain.html");
+    assertThat(run("timeline", "--dir", dir.toString(), "--html", page.toString())).isZero();
+    assertThat(out.toString()).isEqualTo("wrote " + page + ": 5000 spans, 10000 rows\n");
+    parse(Files.readString(page, UTF_8).substring("<!DOCTYPE html>\n".length()));
   }
 
   @Test

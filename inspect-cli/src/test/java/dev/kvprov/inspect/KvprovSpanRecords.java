@@ -1,0 +1,68 @@
+package dev.kvprov.inspect;
+
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvprovRecord;
+import io.opentelemetry.api.common.Attributes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * kvprov span-end records written field by field in our own format, for pools the agent could not
+ * produce itself: spans that last centuries, chains thousands of spans deep.
+ */
+final class KvprovSpanRecords {
+  static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+  private KvprovSpanRecords() {}
+
+  /** The span id of the {@code i}th span: 16 hex digits, never all zero. */
+  static String spanId(int i) {
+    return String.format("%016x", i + 1L);
+  }
+
+  /**
+   * The end record of a finished span, with the times as written (RFC 3339, any year the format
+   * holds) and no {@code Boot} field; {@code parentId} null for a root.
+   */
+  static List<KvpRecord> end(
+      String spanId, String parentId, String name, String start, String end) {
+    List<KvprovRecord.Field> fields = new ArrayList<>();
+    fields.add(new KvprovRecord.Field("Start", start));
+    fields.add(new KvprovRecord.Field("End", end));
+    fields.add(new KvprovRecord.Field("Status", "ok"));
+    fields.add(new KvprovRecord.Field("Trace", TRACE_ID));
+    fields.add(new KvprovRecord.Field("Span", spanId));
+    if (parentId != null) {
+      fields.add(new KvprovRecord.Field("Parent", parentId));
+    }
+    fields.add(new KvprovRecord.Field("Name", name));
+    return KvpRecordFormat.encode(
+        new KvprovRecord(
+            KvprovRecord.Kind.END,
+            KvprovRecord.Level.INFO,
+            "unknown",
+            spanId,
+            fields,
+            Attributes.empty()));
+  }
+
+  /**
+   * A chain of {@code depth} spans, each the only child of the one before ({@code s0} the root),
+   * each starting a millisecond after its parent and ending a millisecond before it.
+   */
+  static List<KvpRecord> chain(int depth, Instant t0) {
+    List<KvpRecord> records = new ArrayList<>(depth);
+    for (int i = 0; i < depth; i++) {
+      records.addAll(
+          end(
+              spanId(i),
+              i == 0 ? null : spanId(i - 1),
+              "s" + i,
+              t0.plusMillis(i).toString(),
+              t0.plusMillis(2L * depth - i).toString()));
+    }
+    return records;
+  }
+}
