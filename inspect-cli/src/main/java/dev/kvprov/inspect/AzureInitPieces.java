@@ -54,6 +54,10 @@ final class AzureInitPieces {
     bytes.writeBytes(piece);
   }
 
+  int first() {
+    return first;
+  }
+
   Item item() {
     byte[] joined = bytes.toByteArray();
     String value;

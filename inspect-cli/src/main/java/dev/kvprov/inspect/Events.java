@@ -111,7 +111,7 @@ final class Events {
     if (end != null) {
       node.put("end", end);
     }
-    r.sinceBoot().ifPresent(d -> node.put("since_boot_s", d.toNanos() / 1e9));
+    r.sinceBoot().ifPresent(d -> node.put("since_boot_s", Text.millis(d) / 1e3));
     if (message != null) {
       node.put("message", message);
     }

@@ -7,9 +7,15 @@ import picocli.CommandLine;
 final class InstantConverter implements CommandLine.ITypeConverter<Instant> {
   @Override
   public Instant convert(String text) {
-    if (text.matches("\\d{1,12}(\\.\\d{1,9})?")) {
-      long nanos = new java.math.BigDecimal(text).movePointRight(9).longValueExact();
-      return Instant.ofEpochSecond(0, nanos);
+    if (text.matches("\\d{1,18}(\\.\\d{1,9})?")) {
+      java.math.BigDecimal seconds = new java.math.BigDecimal(text);
+      try {
+        return Instant.ofEpochSecond(
+            seconds.setScale(0, java.math.RoundingMode.FLOOR).longValueExact(),
+            seconds.remainder(java.math.BigDecimal.ONE).movePointRight(9).intValueExact());
+      } catch (ArithmeticException | java.time.DateTimeException e) {
+        throw new CommandLine.TypeConversionException("not a time: " + text + " (too far out)");
+      }
     }
     Instant parsed = SpanForest.time(text);
     if (parsed == null) {

@@ -28,6 +28,16 @@ final class Items implements PoolInput.PartVisitor {
       KvpRecordFormat.KEY_PREFIX + KvpRecordFormat.VERSION + "|";
 
   private final Consumer<Item> sink;
+
+  /**
+   * Items are delivered in pool order (of their first record): one that is complete waits while a
+   * group that started before it is still open, up to {@link #MAX_HELD} items; past that (a group
+   * that never completes in a huge pool) they go out of order rather than fill memory.
+   */
+  private final java.util.PriorityQueue<Item> held =
+      new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(Item::index));
+
+  static final int MAX_HELD = 4096;
   private final Map<String, Group> open = new LinkedHashMap<>();
   private final List<KvpProblem> pending = new ArrayList<>();
 
@@ -89,7 +99,7 @@ final class Items implements PoolInput.PartVisitor {
 
   /** Problems that belong to no record (a torn tail, an unreadable export item), as an item. */
   private void emitProblems(int index, List<KvpProblem> problems) {
-    sink.accept(
+    deliver(
         new Item(
             index,
             List.of(),
@@ -156,7 +166,7 @@ final class Items implements PoolInput.PartVisitor {
           problems);
       return;
     }
-    sink.accept(
+    deliver(
         new Item(
             entry.index(),
             List.of(entry.index()),
@@ -208,6 +218,20 @@ final class Items implements PoolInput.PartVisitor {
     }
   }
 
+  private void deliver(Item item) {
+    held.add(item);
+    int oldestOpen = Integer.MAX_VALUE;
+    for (Group g : open.values()) {
+      oldestOpen = Math.min(oldestOpen, g.first);
+    }
+    if (azureInit != null) {
+      oldestOpen = Math.min(oldestOpen, azureInit.first());
+    }
+    while (!held.isEmpty() && (held.peek().index() < oldestOpen || held.size() > MAX_HELD)) {
+      sink.accept(held.poll());
+    }
+  }
+
   /**
    * cloud-init writes an event's chunks one after another: a record of another cloud-init event
    * means the open ones are complete (their last chunk may have been as long as the others).
@@ -226,7 +250,7 @@ final class Items implements PoolInput.PartVisitor {
   }
 
   private void emitAzureInit() {
-    sink.accept(azureInit.item());
+    deliver(azureInit.item());
     azureInit = null;
   }
 
@@ -244,6 +268,9 @@ final class Items implements PoolInput.PartVisitor {
       emitProblems(pending.get(0).recordIndex(), List.copyOf(pending));
       pending.clear();
     }
+    while (!held.isEmpty()) {
+      sink.accept(held.poll());
+    }
   }
 
   private void emit(String base, Group group) {
@@ -258,7 +285,7 @@ final class Items implements PoolInput.PartVisitor {
       }
       value = String.join("", group.pieces.values());
     }
-    sink.accept(new Item(group.first, group.records, base, group.writer, value, all));
+    deliver(new Item(group.first, group.records, base, group.writer, value, all));
   }
 
   /**
