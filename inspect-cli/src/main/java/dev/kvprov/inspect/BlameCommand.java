@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
     description = {
       "Spans by duration, longest first, with self time.",
       "",
-      "Spans by duration, longest first, with self time (the span less its children):",
-      "where a boot's time went, for every writer, like cloud-init analyze blame."
+      "Where a boot's time went, for every writer, like cloud-init analyze blame:",
+      "each span's total, and its self time (the total less its children's)."
     },
     footer = {
       "",

@@ -21,9 +21,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Expand encoded payloads, e.g. cloud-init's compressed dmesg, back to text.",
       "",
-      "Expand payloads: cloud-init's compressed events (zlib + base64, labelled",
-      "gz+b64) back to their text, e.g. the dmesg cloud-init saved; with no KEY,",
-      "every payload in the pool."
+      "cloud-init's compressed events (zlib + base64, labelled gz+b64) are shown as",
+      "the text they hold, e.g. the dmesg cloud-init saved; with no KEY, every",
+      "payload in the pool."
     },
     footer = {
       "",

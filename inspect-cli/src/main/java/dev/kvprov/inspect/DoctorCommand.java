@@ -32,10 +32,9 @@ import picocli.CommandLine.Option;
     description = {
       "Check a pool's health; each finding with its record and byte offset.",
       "",
-      "Check a pool's health: torn records, invalid UTF-8, missing NULs, keys and",
-      "values the host will cut (over 254/1022 bytes), keys that collide ignoring",
-      "case, too many records, and the file's mode. Each finding names its record and",
-      "byte offset."
+      "Finds torn records, invalid UTF-8, missing NULs, keys and values the host",
+      "will cut (over 254/1022 bytes), keys that collide ignoring case, too many",
+      "records, a pool others may write, and a live pool left from an earlier boot."
     },
     footer = {
       "",

@@ -81,9 +81,9 @@ final class ItemCommands {
       description = {
         "Set KEY to VALUE through the locked store.",
         "",
-        "Set KEY to VALUE: the first record with the key is replaced in place (others",
-        "with it are removed), or a record is appended. Keys and values beyond what",
-        "reaches the host intact (254/1022 bytes) are refused, never cut."
+        "The first record with the key is replaced in place (others with it are",
+        "removed), or a record is appended. Keys and values beyond what reaches the",
+        "host intact (254/1022 bytes) are refused, never cut."
       },
       footer = {
         "",

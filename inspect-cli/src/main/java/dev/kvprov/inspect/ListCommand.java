@@ -41,10 +41,6 @@ final class ListCommand implements Callable<Integer> {
 
   private static final int KEY_WIDTH = 61;
 
-  private static String cut(String text, int width) {
-    return text.length() > width ? text.substring(0, width - 1) + "…" : text;
-  }
-
   private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
   static final List<String> WRITERS =
@@ -245,7 +241,7 @@ final class ListCommand implements Callable<Integer> {
             + "  "
             + Text.padRight(item.writer(), 10)
             + "  "
-            + cut(Text.printable(item.key()), KEY_WIDTH);
+            + Text.cut(Text.printable(item.key()), KEY_WIDTH);
     if (item.key().contains("|ERROR|")
         || item.writer().equals("report") && value.startsWith("result=error")) {
       head = style.error(head);

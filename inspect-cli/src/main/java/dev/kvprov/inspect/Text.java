@@ -70,6 +70,11 @@ final class Text {
     return d.getSeconds() * 1e3 + d.getNano() / 1e6;
   }
 
+  /** At most {@code width} characters: a longer text ends in {@code …}. */
+  static String cut(String text, int width) {
+    return text.length() > width ? text.substring(0, Math.max(width - 1, 0)) + "…" : text;
+  }
+
   static String padLeft(String s, int width) {
     return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
   }

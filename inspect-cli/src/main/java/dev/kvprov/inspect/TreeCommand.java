@@ -18,9 +18,11 @@ import picocli.CommandLine.Option;
     description = {
       "The span tree, every writer's: start offset, duration, status per span.",
       "",
-      "The span tree: one line per span with its start offset, duration and status;",
-      "failed and never-finished spans marked. kvprov spans nest by parent id,",
-      "cloud-init's by their names."
+      "One line per span; failed spans show FAILED and their message, spans that",
+      "started and never finished (a hang, a crash, a reboot) are marked. kvprov",
+      "spans nest by parent id, cloud-init's by their /-joined names, azure-init's",
+      "(which record no parent) by time: a span's parent is the innermost span",
+      "that contains it. Offsets count from the first span."
     },
     footer = {
       "",
@@ -31,6 +33,10 @@ import picocli.CommandLine.Option;
       "  kvp tree --root /mnt/rescued-disk --json"
     })
 final class TreeCommand implements Callable<Integer> {
+  private static final int COLUMNS = 80;
+  private static final int NAME_WIDTH = 48;
+  private static final int MESSAGE_LINES = 4;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolInput input;
@@ -89,25 +95,38 @@ final class TreeCommand implements Callable<Integer> {
             : Text.signedSeconds(Duration.between(origin, node.start), 9);
     Duration d = node.duration();
     String took = d == null ? "         " : Text.seconds(d, 9);
-    String status =
-        switch (node.status) {
-          case "ok" -> "ok";
-          case "error" ->
-              style.error(
-                  "FAILED" + (node.message.isEmpty() ? "" : ": " + Text.printable(node.message)));
-          default -> style.warn("STARTED, NEVER FINISHED");
-        };
-    out.println(
+    String head =
         at
             + " "
             + took
             + "  "
             + "  ".repeat(depth)
-            + Text.printable(node.name)
+            + Text.cut(Text.printable(node.name), NAME_WIDTH)
             + "  ["
             + node.writer
-            + "] "
-            + status);
+            + "] ";
+    String message = Text.printable(node.message);
+    String failed = "FAILED" + (message.isEmpty() ? "" : ": " + message);
+    String status =
+        switch (node.status) {
+          case "ok" -> "ok";
+          case "error" ->
+              style.error(head.length() + failed.length() <= COLUMNS ? failed : "FAILED");
+          default -> style.warn("STARTED, NEVER FINISHED");
+        };
+    out.println(head + status);
+    if (node.status.equals("error") && head.length() + failed.length() > COLUMNS) {
+      // A failure's message is what the reader came for: on lines of its own, under the name.
+      String indent = " ".repeat(Math.min(21 + 2 * depth, 40));
+      int width = COLUMNS - indent.length();
+      for (int i = 0, lines = 0;
+          i < message.length() && lines < MESSAGE_LINES;
+          i += width, lines++) {
+        boolean last = lines == MESSAGE_LINES - 1 && i + width < message.length();
+        String part = message.substring(i, Math.min(i + width, message.length()));
+        out.println(indent + style.error(last ? Text.cut(part, width) : part));
+      }
+    }
     node.children.forEach(c -> print(c, depth + 1, origin, out, style));
   }
 }

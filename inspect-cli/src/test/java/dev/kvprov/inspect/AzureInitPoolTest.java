@@ -116,7 +116,8 @@ class AzureInitPoolTest {
     CliRun run = CliRun.of("tree", "--file", pool.toString());
 
     assertThat(run.out())
-        .contains("FAILED: message=useradd failed, status=9")
+        .contains("[azure-init] FAILED\n")
+        .contains("message=useradd failed, status=9")
         .contains("    libazureinit::imds:query  [azure-init] ok");
   }
 }

@@ -1,0 +1,54 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every read command's whole output on the real cloud-init pool, against files checked in under
+ * {@code src/test/resources/golden}: the output contract of docs/inspect.md, byte for byte. After a
+ * deliberate change, rewrite them with {@code ./mvnw -pl inspect-cli -am verify
+ * -Dtest=GoldenOutputTest -Dkvprov.golden.update=true} and review the diff.
+ */
+class GoldenOutputTest {
+  static final Path GOLDEN = Path.of("src/test/resources/golden");
+
+  static List<List<String>> commands() {
+    return List.of(
+        List.of("list"),
+        List.of("list", "--json"),
+        List.of("list", "--raw", "--json"),
+        List.of("tree"),
+        List.of("tree", "--json"),
+        List.of("blame", "--json"),
+        List.of("timeline"),
+        List.of("timeline", "--json"),
+        List.of("report", "--json"),
+        List.of("doctor", "--json"),
+        List.of("decode", "--json"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void cloudInitFixture(List<String> command) throws Exception {
+    String[] args = new String[command.size() + 2];
+    command.toArray(args);
+    args[command.size()] = "--file";
+    args[command.size() + 1] = KvpCommandTest.CLOUD_INIT_POOL.toString();
+    CliRun run = CliRun.of(args);
+    String actual = "exit " + run.exit() + "\n" + run.out();
+    Path golden =
+        GOLDEN.resolve("cloud-init-22.4.2." + String.join("_", command).replace("--", "") + ".txt");
+
+    if (Boolean.getBoolean("kvprov.golden.update")) {
+      Files.writeString(golden, actual, UTF_8);
+    }
+
+    assertThat(actual).isEqualTo(Files.readString(golden, UTF_8));
+  }
+}
