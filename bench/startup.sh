@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Whole-process start-up of kvprov and kvp, with and without the class-data-sharing archive, next
+# to a JVM that prints "hello" (docs/performance.md). Needs root (provisioning runs the real
+# useradd on a throw-away root) and hyperfine; writes nothing outside a temporary directory.
+#   usage: bench/startup.sh [RUNS]     (default 15 runs per command)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-15}
+work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-startup.XXXXXX")
+trap 'kill "$sim" 2>/dev/null || true; rm -rf "$work"' EXIT
+cd "$here"
+./mvnw -q -pl agent,inspect-cli,bench -am package -DskipTests
+agent=agent/target/kvprov.jar
+kvp=inspect-cli/target/kvp.jar
+for tool in "$agent:dev.kvprov.agent.CdsTraining" "$kvp:dev.kvprov.inspect.CdsTraining"; do
+  bin/cds-archive "${tool%%:*}" "${tool#*:}" "$work/$(basename "${tool%%:*}" .jar).jsa"
+done
+java=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:all=warning:stderr)
+
+# A JVM that does nothing: the floor.
+mkdir -p "$work/hello"
+printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' \
+  > "$work/hello/Hello.java"
+javac -d "$work/hello" "$work/hello/Hello.java"
+
+# An image root to provision, kept as a template: the demo's, from a run the platform fails at
+# once (IMDS down), so nothing in it is provisioned yet.
+"${java[@]}" -jar "$agent" demo --scenario imds-down --dir "$work/demo" > /dev/null 2>&1 || true
+rm -rf "$work/demo/root/var/lib/hyperv" "$work/demo/root/var/lib/kvprov"
+mv "$work/demo/root" "$work/template"
+
+# The simulated platform, answering at once.
+"${java[@]}" -jar "$agent" simulate --scenario ok > "$work/sim.out" 2>&1 &
+sim=$!
+for _ in $(seq 100); do grep -q '^\[wireserver\]' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
+sed -n '/^\[imds\]/,$p' "$work/sim.out" > "$work/sim.toml"
+
+# A 1,024-record pool of every writer's kinds.
+java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$work/pool-1024.kvp" 1024 \
+  ../shared/fixtures/pools/cloud-init-22.4.2.kvp_pool_1 2>/dev/null
+
+provision="provision --root $work/root --config $work/sim.toml --media-dir $work/demo/media"
+hyperfine -N --warmup 2 --runs "$runs" --export-markdown "$work/table.md" \
+  --prepare "bash -c 'rm -rf $work/root; cp -a $work/template $work/root'" \
+  -n 'java Hello' "${java[*]} -cp $work/hello Hello" \
+  -n 'kvprov provision --root, no archive' "${java[*]} -jar $agent $provision" \
+  -n 'kvprov provision --root, archive' "${java[*]} -XX:SharedArchiveFile=$work/kvprov.jsa -jar $agent $provision" \
+  -n 'kvp list (1,024 records), no archive' "${java[*]} -jar $kvp list --file $work/pool-1024.kvp" \
+  -n 'kvp list (1,024 records), archive' "${java[*]} -XX:SharedArchiveFile=$work/kvp.jsa -jar $kvp list --file $work/pool-1024.kvp"
+echo
+cat "$work/table.md"
