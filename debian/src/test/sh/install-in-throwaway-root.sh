@@ -46,7 +46,9 @@ echo "== kvp report"
 chroot "$root" kvp report --root /tmp/demo/root || true
 echo "== systemd-analyze verify"
 if command -v systemd-analyze >/dev/null; then
-  systemd-analyze verify --root="$root" /lib/systemd/system/kvprov.service 2>&1 && echo "verified"
+  units=$(dpkg --root="$root" --listfiles kvprov | grep -E '^/lib/systemd/system/.*\.(service|socket|timer|path)$')
+  # shellcheck disable=SC2086 # one argument per unit
+  systemd-analyze verify --root="$root" $units 2>&1 && echo "verified"
 else
   echo "skipped: no systemd-analyze on this machine"
 fi

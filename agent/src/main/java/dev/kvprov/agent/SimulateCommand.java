@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Scenarios: ok, slow-imds, flaky-imds, imds-down, imds-malformed, wireserver-flaky,",
-      "           wireserver-down, retry-after",
+      "Scenarios: ok, slow-imds, flaky-imds, imds-down, imds-malformed,",
+      "           wireserver-flaky, wireserver-down, retry-after",
       "",
       "Examples:",
       "  kvprov simulate",
