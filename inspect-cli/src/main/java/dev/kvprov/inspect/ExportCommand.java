@@ -176,18 +176,11 @@ final class ExportCommand implements Callable<Integer> {
     if (path != null && !path.isEmpty() && !path.equals("/")) {
       return uri;
     }
-    try {
-      return new URI(
-          uri.getScheme(),
-          null,
-          uri.getHost(),
-          uri.getPort(),
-          "/v1/traces",
-          uri.getRawQuery(),
-          null);
-    } catch (URISyntaxException e) {
-      throw usage("--otlp: not a URL: " + e.getReason());
-    }
+    // Spliced as text: the multi-part URI constructor would encode the query's % escapes again.
+    String base = url.contains("?") ? url.substring(0, url.indexOf('?')) : url;
+    String query = url.contains("?") ? url.substring(url.indexOf('?')) : "";
+    return URI.create(
+        (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/v1/traces" + query);
   }
 
   /** Header values are often secrets: no message here repeats one. */

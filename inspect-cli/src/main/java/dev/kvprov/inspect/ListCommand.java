@@ -53,17 +53,7 @@ final class ListCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per item.")
   boolean json;
 
-  @Option(
-      names = "--writer",
-      paramLabel = "W",
-      description = "Only kvprov, azure-init, cloud-init, report or other.")
-  String writer;
-
-  @Option(
-      names = "--grep",
-      paramLabel = "TEXT",
-      description = "Only items whose key or value contains TEXT.")
-  String grep;
+  @CommandLine.Mixin ItemFilter filter;
 
   @Option(
       names = "--level",
@@ -93,11 +83,6 @@ final class ListCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--level is one of DEBUG, INFO, WARN, ERROR; not " + level);
     }
-    if (writer != null && !WRITERS.contains(writer)) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--writer is one of " + String.join(", ", WRITERS) + "; not " + writer);
-    }
     if (raw && (level != null || since != null)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--raw shows records as stored: --level and --since need decoding");
@@ -114,8 +99,7 @@ final class ListCommand implements Callable<Integer> {
     Json.Lines lines = new Json.Lines(out);
     Consumer<Item> sink =
         found -> {
-          if ((writer != null && !found.writer().equals(writer))
-              || (grep != null && !found.key().contains(grep) && !found.value().contains(grep))) {
+          if (!filter.accepts(found)) {
             return;
           }
           boolean kvprov = found.writer().equals("kvprov");
@@ -176,8 +160,7 @@ final class ListCommand implements Callable<Integer> {
 
                   @Override
                   public void entry(PoolEntry e) {
-                    if ((writer != null && !Items.writerOf(e.key()).equals(writer))
-                        || (grep != null && !e.key().contains(grep) && !e.value().contains(grep))) {
+                    if (!filter.accepts(Items.writerOf(e.key()), e.key(), e.value())) {
                       pending.clear();
                       return;
                     }

@@ -48,17 +48,7 @@ final class WatchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per item, as kvp list --json.")
   boolean json;
 
-  @Option(
-      names = "--writer",
-      paramLabel = "W",
-      description = "Only kvprov, azure-init, cloud-init, report or other.")
-  String writer;
-
-  @Option(
-      names = "--grep",
-      paramLabel = "TEXT",
-      description = "Only items whose key or value contains TEXT.")
-  String grep;
+  @CommandLine.Mixin ItemFilter filter;
 
   @Option(
       names = "--new-only",
@@ -195,8 +185,7 @@ final class WatchCommand implements Callable<Integer> {
       if (printed == limit) {
         break;
       }
-      if ((writer == null || item.writer().equals(writer))
-          && (grep == null || item.key().contains(grep) || item.value().contains(grep))) {
+      if (filter.accepts(item)) {
         out.println(json ? ListCommand.asJson(item) : ListCommand.asLine(item));
         printed++;
       }

@@ -368,6 +368,19 @@ class ExportCommandTest {
   }
 
   @Test
+  void aBaseUrlWithAQuery_getsTheTracesPath_andItsQueryAsWritten() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    provision(pool);
+    try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
+      String base = receiver.url().replace("/v1/traces", "/?tenant=a%20b");
+
+      assertThat(run("export", "--dir", dir.toString(), "--otlp", base)).isZero();
+
+      assertThat(receiver.queries()).containsExactly("tenant=a%20b");
+    }
+  }
+
+  @Test
   void headers_reachTheCollector_andAreNeverEchoed() throws Exception {
     PoolFile pool = PoolFile.open(dir, 1);
     provision(pool);

@@ -28,6 +28,7 @@ final class OtlpTraceReceiver implements AutoCloseable {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final List<ExportTraceServiceRequest> requests = new ArrayList<>();
   private final List<Map<String, List<String>>> headers = new ArrayList<>();
+  private final List<String> queries = new ArrayList<>();
 
   static OtlpTraceReceiver answering(int status) throws IOException {
     return new OtlpTraceReceiver(status, false);
@@ -51,6 +52,7 @@ final class OtlpTraceReceiver implements AutoCloseable {
     synchronized (this) {
       requests.add(ExportTraceServiceRequest.parseFrom(body));
       headers.add(Map.copyOf(exchange.getRequestHeaders()));
+      queries.add(exchange.getRequestURI().getRawQuery());
     }
     if (stall) {
       try {
@@ -74,6 +76,11 @@ final class OtlpTraceReceiver implements AutoCloseable {
 
   synchronized List<ExportTraceServiceRequest> requests() {
     return List.copyOf(requests);
+  }
+
+  /** The raw query of each request, as the collector received it (null without one). */
+  synchronized List<String> queries() {
+    return new ArrayList<>(queries);
   }
 
   synchronized List<Map<String, List<String>>> headers() {

@@ -1,0 +1,46 @@
+package dev.kvprov.inspect;
+
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --writer} and {@code --grep}: which items a listing shows ({@code list}, {@code watch}).
+ */
+final class ItemFilter {
+  static final List<String> WRITERS =
+      List.of("kvprov", "azure-init", "cloud-init", "report", "other");
+
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  CommandLine.Model.CommandSpec mixee;
+
+  private String writer;
+
+  @Option(
+      names = "--grep",
+      paramLabel = "TEXT",
+      description = "Only items whose key or value contains TEXT.")
+  String grep;
+
+  @Option(
+      names = "--writer",
+      paramLabel = "W",
+      description = "Only kvprov, azure-init, cloud-init, report or other.")
+  void writer(String writer) {
+    if (!WRITERS.contains(writer)) {
+      throw new CommandLine.ParameterException(
+          mixee.commandLine(),
+          "--writer is one of " + String.join(", ", WRITERS) + "; not " + writer);
+    }
+    this.writer = writer;
+  }
+
+  boolean accepts(Item item) {
+    return accepts(item.writer(), item.key(), item.value());
+  }
+
+  boolean accepts(String itemWriter, String key, String value) {
+    return (writer == null || itemWriter.equals(writer))
+        && (grep == null || key.contains(grep) || value.contains(grep));
+  }
+}
