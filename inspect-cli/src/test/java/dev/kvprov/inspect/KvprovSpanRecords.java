@@ -65,4 +65,22 @@ final class KvprovSpanRecords {
     }
     return records;
   }
+
+  /**
+   * Two root spans as long as the format allows: 2026-11-22T04:40:00Z to 2500, and the whole of
+   * years 0000 to 9999 (beyond a long of nanoseconds).
+   */
+  static List<KvpRecord> overCenturies() {
+    List<KvpRecord> records = new ArrayList<>();
+    records.addAll(
+        end(spanId(0), null, "centuries", "2026-11-22T04:40:00Z", "2500-01-01T00:00:00Z"));
+    records.addAll(
+        end(
+            spanId(1),
+            null,
+            "all-of-time",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z"));
+    return records;
+  }
 }

@@ -518,22 +518,7 @@ class TimelineCommandTest {
 
   @Test
   void spansOverCenturies_inTextJsonAndHtml_withExactSeconds() throws Exception {
-    List<KvpRecord> records = new ArrayList<>();
-    records.addAll(
-        KvprovSpanRecords.end(
-            KvprovSpanRecords.spanId(0),
-            null,
-            "centuries",
-            "2026-11-22T04:40:00Z",
-            "2500-01-01T00:00:00Z"));
-    records.addAll(
-        KvprovSpanRecords.end(
-            KvprovSpanRecords.spanId(1),
-            null,
-            "all-of-time",
-            "0000-01-01T00:00:00Z",
-            "9999-12-31T23:59:59.999999999Z"));
-    PoolFile.open(dir, 1).append(records);
+    PoolFile.open(dir, 1).append(KvprovSpanRecords.overCenturies());
     Instant origin = Instant.parse("0000-01-01T00:00:00Z");
     Instant centuriesStart = Instant.parse("2026-11-22T04:40:00Z");
     Instant centuriesEnd = Instant.parse("2500-01-01T00:00:00Z");
