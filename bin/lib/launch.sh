@@ -8,10 +8,14 @@ launch() {
   shift 2
   local here java archive stamp
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-  java=$(command -v java) || {
-    echo "$(basename "$jar" .jar): no java on the PATH; install a Java 17+ runtime" >&2
-    exit 3
-  }
+  if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
+    java="$JAVA_HOME/bin/java"
+  else
+    java=$(command -v java) || {
+      echo "$(basename "$jar" .jar): no java (JAVA_HOME or the PATH); install a JDK 17+" >&2
+      exit 3
+    }
+  fi
   archive="${jar%.jar}.jsa"
   stamp="$(readlink -f "$java") $(stat -c %Y "$(readlink -f "$java")") $(stat -c %Y "$jar")"
   if [[ ! -f "$archive" || "$(cat "$archive.stamp" 2>/dev/null)" != "$stamp" ]]; then
@@ -19,8 +23,10 @@ launch() {
     if "$here/bin/cds-archive" "$jar" "$training" "$archive" "$java" >&2; then
       echo "$stamp" > "$archive.stamp"
     else
+      # Said once: the stamp is written anyway, so the next run does not try again.
       echo "no class-data-sharing archive (start-up is slower); see above" >&2
       rm -f "$archive"
+      echo "$stamp" > "$archive.stamp"
     fi
   fi
   local cds=()
@@ -28,5 +34,5 @@ launch() {
   # C1 only and the serial collector: a short-lived process starts faster with both. JVM warnings
   # go to stderr, never into output a script reads.
   JAVA_CMD=("$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData
-    -Xlog:all=warning:stderr "${cds[@]}" -jar "$jar")
+    -Xlog:disable -Xlog:all=warning:stderr "${cds[@]}" -jar "$jar")
 }

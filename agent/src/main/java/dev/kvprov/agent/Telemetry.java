@@ -29,13 +29,16 @@ final class Telemetry {
     } catch (IOException e) {
       err.println("kvprov: no boot clock: " + e.getMessage());
     }
-    if (t.kvp()) {
-      builder.kvp(
-          PoolFile.builder()
-              .directory(root.resolve(t.kvpDirectory().toString()))
-              .archive(root.resolve(t.archiveDirectory().toString()), PoolFile.DEFAULT_ARCHIVE_KEEP)
-              .build());
-    }
+    // The pool always gets the PROVISIONING_REPORT (the platform reads it); the diagnostics
+    // setting decides whether the trace goes there too.
+    builder
+        .kvp(
+            PoolFile.builder()
+                .directory(root.resolve(t.kvpDirectory().toString()))
+                .archive(
+                    root.resolve(t.archiveDirectory().toString()), PoolFile.DEFAULT_ARCHIVE_KEEP)
+                .build())
+        .kvpDiagnostics(t.kvp());
     if (t.stderrLevel().equals("off")) {
       builder.noStderrMirror();
     } else {

@@ -139,7 +139,8 @@ class PackageIT {
         .isEqualTo(hostHadKvprov);
     String verify = step.get("systemd-analyze verify");
     if (verify.contains("skipped")) {
-      need(false, "PackageIT: " + verify.strip());
+      // UnitFileTest says so too, and fails where CI requires the check
+      System.err.println("PackageIT: " + verify.strip());
     } else {
       assertThat(verify.strip()).isEqualTo("verified");
     }

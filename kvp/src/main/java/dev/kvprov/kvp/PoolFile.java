@@ -53,9 +53,16 @@ public final class PoolFile {
 
   private static final System.Logger LOG = System.getLogger(PoolFile.class.getName());
   private static final Pattern POOL_NAME = Pattern.compile("\\.kvp_pool_(\\d+)");
-  private static final FileAttribute<?>[] OWNER_ONLY = {
-    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+
+  /**
+   * A pool we create gets the mode hv_kvp_daemon gives its pools (which it keeps on files that
+   * exist): readable by every local user, so support can run {@code kvp} without root. Nothing in a
+   * pool is secret: it is what the host sees.
+   */
+  private static final FileAttribute<?>[] POOL_MODE = {
+    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--"))
   };
+
   private static final FileAttribute<?>[] NO_ATTRIBUTES = {};
   private static final Set<OpenOption> APPEND_OPTIONS = Set.of(WRITE, APPEND, CREATE);
 
@@ -296,7 +303,7 @@ public final class PoolFile {
    */
   private PoolLock lockCreating(Set<OpenOption> options) throws IOException {
     try {
-      return lock(options, OWNER_ONLY, false);
+      return lock(options, POOL_MODE, false);
     } catch (NoSuchFileException e) {
       Path parent = path.toAbsolutePath().getParent();
       if (parent == null) {
@@ -304,7 +311,7 @@ public final class PoolFile {
       }
       // Another thread may have made the directory since our attempt: make sure, then retry once.
       Files.createDirectories(parent);
-      return lock(options, OWNER_ONLY, false);
+      return lock(options, POOL_MODE, false);
     }
   }
 

@@ -29,7 +29,8 @@ class PoolFileTest {
   }
 
   @Test
-  void append_createsPoolAndDirectory_ownerOnly_andReadsBackInOrder() throws IOException {
+  void append_createsPoolAndDirectory_readableLikeTheDaemons_andReadsBackInOrder()
+      throws IOException {
     PoolFile pool = pool();
 
     pool.append(records("a", "b"));
@@ -37,7 +38,7 @@ class PoolFileTest {
 
     assertThat(pool.path()).isEqualTo(dir.resolve("hyperv/.kvp_pool_1"));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pool.path())))
-        .isEqualTo("rw-------");
+        .isEqualTo("rw-r--r--");
     assertThat(Files.size(pool.path())).isEqualTo(3L * RECORD_SIZE);
     PoolSnapshot snapshot = pool.read();
     assertThat(snapshot.problems()).isEmpty();
@@ -130,7 +131,7 @@ class PoolFileTest {
 
     assertThat(pool.read().records()).containsExactly(new KvpRecord("REPORT", "second"));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pool.path())))
-        .isEqualTo("rw-------");
+        .isEqualTo("rw-r--r--");
   }
 
   @Test

@@ -108,9 +108,11 @@ public final class KvpTelemetry implements AutoCloseable {
         clearStale(b.pool, b.bootClock, failures);
       }
       kvp = new KvpSink(b.pool, records, b.recordBudget, failures);
-      traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
-      traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
-      logs.addLogRecordProcessor(SimpleLogRecordProcessor.create(new KvpLogRecordExporter(kvp)));
+      if (b.kvpDiagnostics) {
+        traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
+        traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
+        logs.addLogRecordProcessor(SimpleLogRecordProcessor.create(new KvpLogRecordExporter(kvp)));
+      }
     } else {
       kvp = null;
     }
@@ -342,6 +344,7 @@ public final class KvpTelemetry implements AutoCloseable {
     private String serviceVersion = "unknown";
     private VmId vmId = new VmId(VmId.UNKNOWN, "not given");
     private BootClock bootClock;
+    private boolean kvpDiagnostics = true;
     private PoolFile pool;
     private int recordBudget = 300;
     private PrintStream stderr = System.err;
@@ -380,6 +383,15 @@ public final class KvpTelemetry implements AutoCloseable {
     /** Write to this KVP pool. Without it, no KVP records are written. */
     public Builder kvp(PoolFile pool) {
       this.pool = requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /**
+     * Whether spans, events and logs go to the KVP pool (default true). Off, the pool gets only the
+     * {@link #report PROVISIONING_REPORT}, which the platform reads.
+     */
+    public Builder kvpDiagnostics(boolean kvpDiagnostics) {
+      this.kvpDiagnostics = kvpDiagnostics;
       return this;
     }
 

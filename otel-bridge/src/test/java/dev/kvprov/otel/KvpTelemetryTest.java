@@ -239,6 +239,20 @@ class KvpTelemetryTest {
   }
 
   @Test
+  void withoutKvpDiagnostics_thePoolGetsTheReportAlone() throws Exception {
+    try (KvpTelemetry telemetry = harness.telemetry().kvpDiagnostics(false).build()) {
+      provision(telemetry);
+      telemetry.report(
+          ProvisioningReport.success("kvprov/0.0.1", Harness.VM_ID, java.time.Instant.now()));
+    }
+
+    assertThat(harness.records())
+        .extracting(dev.kvprov.kvp.KvpRecord::key)
+        .containsExactly("PROVISIONING_REPORT");
+    assertThat(harness.stderr()).contains("provision: started");
+  }
+
+  @Test
   void theReport_isOneRecord_replacedNotRepeated_andNeverDroppedByTheBudget() throws Exception {
     try (KvpTelemetry telemetry = harness.telemetry().recordBudget(10).build()) {
       for (int i = 0; i < 20; i++) {

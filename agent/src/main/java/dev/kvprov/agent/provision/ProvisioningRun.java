@@ -163,9 +163,11 @@ public final class ProvisioningRun {
     try {
       wireserver.report(Health.ready());
     } catch (WireserverException e) {
-      telemetry.report(
-          failure(
-              "Failed to report ready", Map.of("step", "report_ready", "detail", e.getMessage())));
+      Map<String, String> supporting = new LinkedHashMap<>();
+      supporting.put("step", "report_ready");
+      supporting.put("exit_code", String.valueOf(Exit.REPORT.code));
+      supporting.put("detail", String.valueOf(e.getMessage()));
+      telemetry.report(failure("Failed to report ready", supporting));
       return Exit.REPORT;
     }
     try {
