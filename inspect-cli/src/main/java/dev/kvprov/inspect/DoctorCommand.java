@@ -8,7 +8,6 @@ import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
-import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,93 +69,89 @@ final class DoctorCommand implements Callable<Integer> {
   public Integer call() {
     List<Finding> findings = new ArrayList<>();
     Map<String, Integer> records = new java.util.LinkedHashMap<>();
-    String reading = input.describe();
-    try {
-      for (PoolInput.Part part : input.parts()) {
-        reading = part.name();
-        records.put(part.name(), check(part, findings));
-      }
-    } catch (IOException e) {
-      spec.commandLine().getErr().println("kvp doctor: " + reading + ": " + PoolInput.why(e));
+    if (!input.forEachPart(part -> check(part, findings, records), part -> {}, spec)) {
       return 3;
     }
     print(findings, records);
     return findings.isEmpty() ? 0 : 1;
   }
 
-  /** Checks one pool file or export; returns its record count. */
-  private int check(PoolInput.Part part, List<Finding> findings) throws IOException {
+  /** Checks one pool file or export as it is read; its record count goes into {@code records}. */
+  private PoolInput.PartVisitor check(
+      PoolInput.Part part, List<Finding> findings, Map<String, Integer> records) {
     String source = part.name();
     Map<String, Integer> keysFolded = new HashMap<>();
     int[] count = new int[1];
-    PoolInput.scan(
-        part,
-        System.in,
-        new PoolVisitor() {
-          @Override
-          public void problem(KvpProblem p) {
-            findings.add(
-                new Finding(
-                    source,
-                    p.kind().name().toLowerCase(Locale.ROOT),
-                    p.recordIndex(),
-                    p.offset(),
-                    p.detail()));
-          }
+    return new PoolInput.PartVisitor() {
+      @Override
+      public void problem(KvpProblem p) {
+        findings.add(
+            new Finding(
+                source,
+                p.kind().name().toLowerCase(Locale.ROOT),
+                p.recordIndex(),
+                p.offset(),
+                p.detail()));
+      }
 
-          @Override
-          public void entry(PoolEntry e) {
-            count[0]++;
-            int keyBytes = e.key().getBytes(UTF_8).length;
-            int valueBytes = e.value().getBytes(UTF_8).length;
-            if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
-              findings.add(
-                  new Finding(
-                      source,
-                      "key_cut_by_host",
-                      e.index(),
-                      e.offset(),
-                      "the key is " + keyBytes + " bytes; the host shows only the first 254"));
-            }
-            if (valueBytes > KvpLimits.HOST_SAFE.maxValueBytes()) {
-              findings.add(
-                  new Finding(
-                      source,
-                      "value_cut_by_host",
-                      e.index(),
-                      e.offset() < 0 ? -1 : e.offset() + RecordCodec.KEY_SIZE,
-                      "the value is " + valueBytes + " bytes; the host shows only the first 1022"));
-            }
-            Integer earlier = keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index());
-            if (earlier != null) {
-              findings.add(
-                  new Finding(
-                      source,
-                      "duplicate_key",
-                      e.index(),
-                      e.offset(),
-                      "the key repeats record "
-                          + earlier
-                          + "'s (ignoring case): the host shows one of them"));
-            }
-          }
-        });
-    if (count[0] > TOO_MANY_RECORDS) {
-      findings.add(
-          new Finding(
-              source,
-              "too_many_records",
-              -1,
-              -1,
-              count[0] + " records; hosts and tools struggle past " + TOO_MANY_RECORDS));
-    }
-    if (part.path() != null) {
-      fileMode(part, findings);
-    }
-    if (part.kind() == PoolInput.Part.Kind.LIVE_POOL) {
-      stale(part, findings);
-    }
-    return count[0];
+      @Override
+      public void entry(PoolEntry e) {
+        count[0]++;
+        int keyBytes = e.key().getBytes(UTF_8).length;
+        int valueBytes = e.value().getBytes(UTF_8).length;
+        if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
+          findings.add(
+              new Finding(
+                  source,
+                  "key_cut_by_host",
+                  e.index(),
+                  e.offset(),
+                  "the key is " + keyBytes + " bytes; the host shows only the first 254"));
+        }
+        if (valueBytes > KvpLimits.HOST_SAFE.maxValueBytes()) {
+          findings.add(
+              new Finding(
+                  source,
+                  "value_cut_by_host",
+                  e.index(),
+                  e.offset() < 0 ? -1 : e.offset() + RecordCodec.KEY_SIZE,
+                  "the value is " + valueBytes + " bytes; the host shows only the first 1022"));
+        }
+        Integer earlier = keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index());
+        if (earlier != null) {
+          findings.add(
+              new Finding(
+                  source,
+                  "duplicate_key",
+                  e.index(),
+                  e.offset(),
+                  "the key repeats record "
+                      + earlier
+                      + "'s (ignoring case): the host shows one of them"));
+        }
+      }
+
+      /** What the whole file tells, once it has been read. */
+      @Override
+      public void finish() {
+        records.put(source, count[0]);
+        if (count[0] > TOO_MANY_RECORDS) {
+          findings.add(
+              new Finding(
+                  source,
+                  "too_many_records",
+                  -1,
+                  -1,
+                  count[0] + " records; hosts and tools struggle past " + TOO_MANY_RECORDS));
+        }
+        if (part.path() != null) {
+          fileMode(part, findings);
+        }
+        if (part.kind() == PoolInput.Part.Kind.LIVE_POOL) {
+          stale(part, findings);
+        }
+      }
+    };
   }
 
   private static void fileMode(PoolInput.Part part, List<Finding> findings) {

@@ -218,7 +218,7 @@ final class ListCommand implements Callable<Integer> {
   /** Two lines an item, fitting 80 columns: index, writer, key; then the value, cut to fit. */
   static String asLine(Item item, Style style) {
     String value = Text.printable(item.value());
-    String shown = value.length() > VALUE_WIDTH ? value.substring(0, VALUE_WIDTH - 1) + "…" : value;
+    String shown = Text.cut(value, VALUE_WIDTH);
     String head =
         Text.padLeft(Integer.toString(item.index()), 5)
             + "  "
@@ -237,10 +237,6 @@ final class ListCommand implements Callable<Integer> {
         + (item.problems().isEmpty()
             ? ""
             : "\n       " + style.error("! " + Text.printable(String.join("; ", item.problems()))));
-  }
-
-  static String asJson(Item item, JsonNode event, String source) {
-    return Json.write(asNode(item, event, source));
   }
 
   static ObjectNode asNode(Item item, JsonNode event, String source) {
@@ -262,6 +258,6 @@ final class ListCommand implements Callable<Integer> {
 
   /** For other commands that print items the way {@code list --json} does. */
   static String asJson(Item item) {
-    return asJson(item, Events.of(item), null);
+    return Json.write(asNode(item, Events.of(item), null));
   }
 }

@@ -63,12 +63,17 @@ final class PointEvents {
   }
 
   private void kvprov(Item item) {
+    // Span starts and ends are SpanForest's, which decodes them already (Timeline takes their
+    // boot clues from its spans): only events and logs are read here.
+    String[] key = item.key().split("\\|", 5);
+    if (key.length > 3 && (key[3].equals("start") || key[3].equals("end"))) {
+      return;
+    }
     KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
     if (r == null) {
       return;
     }
-    boolean span = r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END;
-    Optional<Instant> time = span ? r.start() : r.time();
+    Optional<Instant> time = r.time();
     Optional<Duration> sinceBoot = r.sinceBoot();
     if (time.isPresent() && sinceBoot.isPresent()) {
       bootClue(time.get(), sinceBoot.get());
@@ -87,7 +92,8 @@ final class PointEvents {
     }
   }
 
-  private void bootClue(Instant time, Duration sinceBoot) {
+  /** One kvprov clue: a wall time and the monotonic time since boot at that moment. */
+  void bootClue(Instant time, Duration sinceBoot) {
     Instant boot;
     try {
       boot = time.minus(sinceBoot);

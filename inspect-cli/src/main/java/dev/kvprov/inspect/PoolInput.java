@@ -167,7 +167,7 @@ final class PoolInput {
   }
 
   /** Streams one part's records to {@code visitor}. */
-  static void scan(Part part, InputStream stdin, PoolVisitor visitor) throws IOException {
+  private static void scan(Part part, InputStream stdin, PoolVisitor visitor) throws IOException {
     switch (part.kind()) {
       case LIVE_POOL -> PoolFile.builder().file(part.path()).build().scan(visitor);
       case POOL_FILE -> {

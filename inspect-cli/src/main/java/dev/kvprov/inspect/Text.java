@@ -70,9 +70,12 @@ final class Text {
     return d.getSeconds() * 1e3 + d.getNano() / 1e6;
   }
 
-  /** At most {@code width} characters: a longer text ends in {@code …}. */
+  /** At most {@code width} characters (code points): a longer text ends in {@code …}. */
   static String cut(String text, int width) {
-    return text.length() > width ? text.substring(0, Math.max(width - 1, 0)) + "…" : text;
+    if (text.codePointCount(0, text.length()) <= width) {
+      return text;
+    }
+    return text.substring(0, text.offsetByCodePoints(0, Math.max(width - 1, 0))) + "…";
   }
 
   static String padLeft(String s, int width) {

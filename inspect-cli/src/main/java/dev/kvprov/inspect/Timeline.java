@@ -91,6 +91,15 @@ final class Timeline {
    * @param bootTime the boot time given by the user, or null to find it in the pool
    */
   static Timeline of(List<SpanNode> roots, PointEvents events, Instant bootTime) {
+    // A loop, not recursion: a damaged or hostile pool can nest spans thousands deep.
+    Deque<SpanNode> pending = new ArrayDeque<>(roots);
+    while (!pending.isEmpty()) {
+      SpanNode node = pending.pop();
+      if (node.writer.equals("kvprov") && node.start != null && node.startSinceBoot != null) {
+        events.bootClue(node.start, node.startSinceBoot);
+      }
+      pending.addAll(node.children);
+    }
     Timeline timeline = new Timeline(boot(roots, events, bootTime));
     timeline.spans(roots);
     events.points.forEach(timeline::point);

@@ -161,9 +161,9 @@ final class TimelineCommand implements Callable<Integer> {
       if (!span && !row.message().isEmpty()) {
         line.append(": ").append(Text.printable(row.message()));
       }
-      out.println(cut(line.toString()));
+      out.println(Text.cut(line.toString(), COLUMNS));
       if (row.kind().equals("end") && !row.message().isEmpty()) {
-        out.println(cut(" ".repeat(head.length()) + Text.printable(row.message())));
+        out.println(Text.cut(" ".repeat(head.length()) + Text.printable(row.message()), COLUMNS));
       }
     }
     if (timeline.undated > 0) {
@@ -173,13 +173,6 @@ final class TimelineCommand implements Callable<Integer> {
 
   private static String seconds(Timeline.Row row) {
     return String.format(Locale.ROOT, "%+.3fs", Timeline.seconds(row.at()));
-  }
-
-  private static String cut(String line) {
-    if (line.codePointCount(0, line.length()) <= COLUMNS) {
-      return line;
-    }
-    return line.substring(0, line.offsetByCodePoints(0, COLUMNS - 1)) + "…";
   }
 
   private static ObjectNode toJson(Timeline timeline) {

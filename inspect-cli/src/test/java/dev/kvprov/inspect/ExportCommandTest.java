@@ -17,10 +17,6 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,23 +29,23 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class ExportCommandTest {
   private static final String VM_ID = "00840e55-9be2-d441-a716-446655440000";
   private static final Instant T0 = Instant.parse("2026-11-22T06:08:14.391Z");
 
   @TempDir Path dir;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+
+  /** stdout and stderr of the last {@link #run}. */
+  private String out = "";
+
+  private String err = "";
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    CommandLine cli = KvpCommand.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    CliRun run = CliRun.of(args);
+    out = run.out();
+    err = run.err();
+    return run.exit();
   }
 
   /** The ids our own agent gave its spans, by name. */
@@ -61,15 +57,7 @@ class ExportCommandTest {
    */
   private Map<String, Original> provision(PoolFile pool) {
     Map<String, Original> ids = new LinkedHashMap<>();
-    try (KvpTelemetry telemetry =
-        KvpTelemetry.builder()
-            .vmId(new VmId(VM_ID, "test"))
-            .kvp(pool)
-            .noStderrMirror()
-            .stderr(new PrintStream(OutputStream.nullOutputStream()))
-            .environment(Map.of())
-            .shutdownHook(false)
-            .build()) {
+    try (KvpTelemetry telemetry = QuietTelemetry.into(pool).vmId(new VmId(VM_ID, "test")).build()) {
       Tracer tracer = telemetry.tracer();
       Span root = tracer.spanBuilder("provision").setStartTimestamp(T0).startSpan();
       try (var scope = root.makeCurrent()) {

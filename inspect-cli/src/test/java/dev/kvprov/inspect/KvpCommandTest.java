@@ -7,13 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
-import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class KvpCommandTest {
   static final Path CLOUD_INIT_POOL =
@@ -31,26 +25,21 @@ class KvpCommandTest {
           "pools/cloud-init-22.4.2.kvp_pool_1");
 
   @TempDir Path dir;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+
+  /** stdout and stderr of the last {@link #run}. */
+  private String out = "";
+
+  private String err = "";
 
   private int run(String... args) {
-    CommandLine cli = KvpCommand.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    CliRun run = CliRun.of(args);
+    out = run.out();
+    err = run.err();
+    return run.exit();
   }
 
-  /** Telemetry into {@code pool} only: no mirror, no hook, no environment. */
   private static KvpTelemetry telemetry(PoolFile pool) {
-    return KvpTelemetry.builder()
-        .vmId(new VmId(VmId.UNKNOWN, "test"))
-        .kvp(pool)
-        .noStderrMirror()
-        .stderr(new PrintStream(OutputStream.nullOutputStream()))
-        .environment(Map.of())
-        .shutdownHook(false)
-        .build();
+    return QuietTelemetry.into(pool).build();
   }
 
   private List<JsonNode> jsonLines() throws Exception {
@@ -140,7 +129,6 @@ class KvpCommandTest {
                     Instant.parse("2026-01-01T00:00:00Z"),
                     Map.of("step", "user"))
                 .encode()));
-    out.getBuffer().setLength(0);
     assertThat(run("report", "--json", "--dir", dir.toString())).isEqualTo(1);
     JsonNode report = new ObjectMapper().readTree(out.toString());
     assertThat(report.path("fields").path("reason").asText()).isEqualTo("User creation failed");
@@ -150,7 +138,6 @@ class KvpCommandTest {
         new KvpRecord(
             "PROVISIONING_REPORT",
             "result=success|agent=Azure-Init/0.1|pps_type=None|vm_id=vm|timestamp=t"));
-    out.getBuffer().setLength(0);
     assertThat(run("report", "--dir", dir.toString())).isZero();
     assertThat(out.toString()).contains("agent      Azure-Init/0.1");
   }
@@ -243,7 +230,6 @@ class KvpCommandTest {
     assertThat(children).containsExactly("imds.fetch=ok", "user.create=error", "hangs=unfinished");
     assertThat(provision.path("duration_ms").asDouble()).isGreaterThanOrEqualTo(0);
 
-    out.getBuffer().setLength(0);
     assertThat(run("tree", "--dir", dir.toString())).isZero();
     assertThat(out.toString())
         .contains("user.create  [kvprov] FAILED: useradd exited 9")
@@ -291,9 +277,9 @@ class KvpCommandTest {
   void getSetDelete_goThroughTheLockedStore_refusingWhatTheHostWouldCut() throws Exception {
     String d = dir.toString();
     assertThat(run("set", "--dir", d, "Support-Ticket", "123456")).isZero();
+    assertThat(out).contains("added Support-Ticket");
     assertThat(run("set", "--dir", d, "Support-Ticket", "654321")).isZero();
-    assertThat(out.toString()).contains("added Support-Ticket").contains("replaced Support-Ticket");
-    out.getBuffer().setLength(0);
+    assertThat(out).contains("replaced Support-Ticket");
 
     assertThat(run("get", "--dir", d, "Support-Ticket")).isZero();
     assertThat(out.toString()).isEqualTo("654321" + System.lineSeparator());

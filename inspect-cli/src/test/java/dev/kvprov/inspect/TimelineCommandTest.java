@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
-import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.KvprovRecord;
@@ -18,8 +17,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -52,16 +49,17 @@ class TimelineCommandTest {
   private static final String HOSTILE = "<script>alert(1)</script>&\"'\u0001";
 
   @TempDir Path dir;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+
+  /** stdout and stderr of the last {@link #run}. */
+  private String out = "";
+
+  private String err = "";
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    CommandLine cli = KvpCommand.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
+    CliRun run = CliRun.of(args);
+    out = run.out();
+    err = run.err();
+    return run.exit();
   }
 
   private JsonNode json() throws IOException {
@@ -99,16 +97,7 @@ class TimelineCommandTest {
 
   /** Telemetry into {@code pool} only, with the given boot clock; the pool is never cleared. */
   private static KvpTelemetry telemetry(PoolFile pool, BootClock bootClock) {
-    return KvpTelemetry.builder()
-        .vmId(new VmId(VmId.UNKNOWN, "test"))
-        .kvp(pool)
-        .bootClock(bootClock)
-        .clearStalePool(false)
-        .noStderrMirror()
-        .stderr(new PrintStream(OutputStream.nullOutputStream()))
-        .environment(Map.of())
-        .shutdownHook(false)
-        .build();
+    return QuietTelemetry.into(pool).bootClock(bootClock).clearStalePool(false).build();
   }
 
   /**
