@@ -4,47 +4,31 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import java.util.Collection;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes each log record, tied to its span when it has one, as a KVP record. Meant for a {@code
  * SimpleLogRecordProcessor}. Never throws.
  */
 final class KvpLogRecordExporter implements LogRecordExporter {
-  private final KvpSink sink;
-  private final AtomicBoolean shutdown = new AtomicBoolean();
+  private final SinkWrites<LogRecordData> writes;
 
   KvpLogRecordExporter(KvpSink sink) {
-    this.sink = sink;
+    this.writes = new SinkWrites<>(sink, sink::log);
   }
 
   @Override
   public CompletableResultCode export(Collection<LogRecordData> logs) {
-    if (shutdown.get()) {
-      return CompletableResultCode.ofFailure();
-    }
-    boolean ok = true;
-    for (LogRecordData log : logs) {
-      try {
-        ok &= sink.log(log);
-      } catch (RuntimeException e) {
-        ok = false;
-      }
-    }
-    return ok ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+    return writes.export(logs);
   }
 
   @Override
   public CompletableResultCode flush() {
-    return sink.flush() ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+    return writes.flush();
   }
 
   @Override
   public CompletableResultCode shutdown() {
-    if (!shutdown.compareAndSet(false, true)) {
-      return CompletableResultCode.ofSuccess();
-    }
-    return flush();
+    return writes.shutdown();
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.Collection;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes each ended span, its events first, as KVP records. Meant for a {@code
@@ -12,40 +11,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * write fails the result and is reported once on stderr.
  */
 final class KvpSpanExporter implements SpanExporter {
-  private final KvpSink sink;
-  private final AtomicBoolean shutdown = new AtomicBoolean();
+  private final SinkWrites<SpanData> writes;
 
   KvpSpanExporter(KvpSink sink) {
-    this.sink = sink;
+    this.writes = new SinkWrites<>(sink, sink::spanEnded);
   }
 
   @Override
   public CompletableResultCode export(Collection<SpanData> spans) {
-    if (shutdown.get()) {
-      return CompletableResultCode.ofFailure();
-    }
-    boolean ok = true;
-    for (SpanData span : spans) {
-      try {
-        ok &= sink.spanEnded(span);
-      } catch (RuntimeException e) {
-        ok = false;
-      }
-    }
-    return ok ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+    return writes.export(spans);
   }
 
   @Override
   public CompletableResultCode flush() {
-    return sink.flush() ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+    return writes.flush();
   }
 
   @Override
   public CompletableResultCode shutdown() {
-    if (!shutdown.compareAndSet(false, true)) {
-      return CompletableResultCode.ofSuccess();
-    }
-    return flush();
+    return writes.shutdown();
   }
 
   @Override
