@@ -132,8 +132,12 @@ class HostExportTest {
     java.io.InputStream saved = System.in;
     try (java.io.InputStream in = Files.newInputStream(export)) {
       System.setIn(in);
-      CliRun run = CliRun.of("report", "--json", "--host-xml", "-");
-      assertThat(run.out()).as(run.err()).contains("\"fields\"");
+      CliRun run = CliRun.of("list", "--json", "--host-xml", "-");
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out())
+          .isEqualTo(
+              CliRun.of("list", "--json", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString())
+                  .out());
     } finally {
       System.setIn(saved);
     }
