@@ -36,8 +36,7 @@ for _ in $(seq 100); do grep -q '^\[wireserver\]' "$work/sim.out" 2>/dev/null &&
 sed -n '/^\[imds\]/,$p' "$work/sim.out" > "$work/sim.toml"
 
 # A 1,024-record pool of every writer's kinds.
-java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$work/pool-1024.kvp" 1024 \
-  ../shared/fixtures/pools/cloud-init-22.4.2.kvp_pool_1 2>/dev/null
+java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$work/pool-1024.kvp" 1024 2>/dev/null
 
 provision="provision --root $work/root --config $work/sim.toml --media-dir $work/demo/media"
 hyperfine -N --warmup 2 --runs "$runs" --export-markdown "$work/table.md" \

@@ -3,6 +3,7 @@ package dev.kvprov.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.fixtures.Fixtures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -61,10 +62,7 @@ class KvprovCommandTest {
       Path config = dir.resolve("sim.toml");
       Files.writeString(config, simulator.configSnippet());
       Path media = Files.createDirectories(dir.resolve("media"));
-      Files.copy(
-          Path.of(
-              System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"),
-          media.resolve("ovf-env.xml"));
+      Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
 
       int exit =
           run(
@@ -81,7 +79,7 @@ class KvprovCommandTest {
       assertThat(exit).as(err.toString()).isZero();
       assertThat(out.toString())
           .contains("admin azureuser, host sim-vm")
-          .contains("password given (29 chars, not shown)");
+          .contains("password given (27 chars, not shown)");
       String pool =
           new String(
               Files.readAllBytes(dir.resolve("kvp/.kvp_pool_1")),

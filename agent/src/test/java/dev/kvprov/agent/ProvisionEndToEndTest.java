@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
@@ -39,9 +40,7 @@ class ProvisionEndToEndTest {
     Files.createDirectories(root.resolve("sys/firmware/efi"));
     Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM.toUpperCase() + "\n");
     media = Files.createDirectories(dir.resolve("media"));
-    Files.copy(
-        Path.of(System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"),
-        media.resolve("ovf-env.xml"));
+    Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
   }
 
   private int provision(AzureSimulator simulator) throws Exception {

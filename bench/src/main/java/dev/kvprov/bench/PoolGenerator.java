@@ -2,6 +2,7 @@ package dev.kvprov.bench;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolFile;
@@ -25,8 +26,9 @@ import java.util.UUID;
  * kvprov span trees (starts, ends, split long values, failures) interleaved with cloud-init's
  * records taken from a real cloud-init pool (fresh uuids, so every event stays its own).
  *
- * <p>Usage: {@code PoolGenerator OUT RECORDS CLOUD_INIT_POOL}. Deterministic: the same arguments
- * write the same bytes.
+ * <p>Usage: {@code PoolGenerator OUT RECORDS [CLOUD_INIT_POOL]}, the cloud-init records from the
+ * project's fixture pool unless another is named. Deterministic: the same arguments write the same
+ * bytes.
  */
 public final class PoolGenerator {
   private static final String VM = "00840e55-9be2-d441-a716-446655440000";
@@ -39,16 +41,19 @@ public final class PoolGenerator {
   private PoolGenerator() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 3) {
+    if (args.length != 2 && args.length != 3) {
       System.err.println(
-          "usage: PoolGenerator OUT RECORDS CLOUD_INIT_POOL\n"
-              + "  e.g. PoolGenerator /dev/shm/pool-100k.kvp 100000"
-              + " ../shared/fixtures/pools/cloud-init-22.4.2.kvp_pool_1");
+          "usage: PoolGenerator OUT RECORDS [CLOUD_INIT_POOL]\n"
+              + "  e.g. PoolGenerator /dev/shm/pool-100k.kvp 100000");
       System.exit(2);
     }
     Path file = Path.of(args[0]);
     int records = Integer.parseInt(args[1]);
-    List<PoolEntry> cloudInit = RecordCodec.decode(Files.readAllBytes(Path.of(args[2]))).entries();
+    byte[] cloudInitPool =
+        args.length == 3
+            ? Files.readAllBytes(Path.of(args[2]))
+            : Fixtures.bytes(Fixtures.CLOUD_INIT_POOL);
+    List<PoolEntry> cloudInit = RecordCodec.decode(cloudInitPool).entries();
     Files.deleteIfExists(file);
     PoolFile pool = PoolFile.builder().file(file).build();
     PoolGenerator generator = new PoolGenerator();

@@ -38,7 +38,7 @@ public final class SmokeRun {
 
           Examples:
             bin/kvp-smoke
-            bin/kvp-smoke /tmp/kvp ../shared/fixtures/pools/cloud-init-22.4.2.kvp_pool_1""");
+            bin/kvp-smoke /tmp/kvp /var/lib/hyperv/.kvp_pool_1""");
       return;
     }
     Path dir = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("kvp-smoke");

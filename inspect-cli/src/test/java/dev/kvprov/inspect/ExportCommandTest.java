@@ -36,18 +36,6 @@ class ExportCommandTest {
 
   @TempDir Path dir;
 
-  /** stdout and stderr of the last {@link #run}. */
-  private String out = "";
-
-  private String err = "";
-
-  private int run(String... args) {
-    CliRun run = CliRun.of(args);
-    out = run.out();
-    err = run.err();
-    return run.exit();
-  }
-
   /** The ids our own agent gave its spans, by name. */
   private record Original(String traceId, String spanId) {}
 
@@ -143,12 +131,12 @@ class ExportCommandTest {
   }
 
   /** The reason in the one line of an export that failed. */
-  private String reason(String url) {
-    assertThat(err.toString().lines())
+  private static String reason(CliRun export, String url) {
+    assertThat(export.err().lines())
         .singleElement()
         .asString()
         .startsWith("kvp export: " + url + ": ");
-    return err.toString().strip().substring(("kvp export: " + url + ": ").length());
+    return export.err().strip().substring(("kvp export: " + url + ": ").length());
   }
 
   private static long nanos(Instant t) {
@@ -161,9 +149,10 @@ class ExportCommandTest {
     Map<String, Original> original = provision(pool);
 
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
-      assertThat(run("export", "--dir", dir.toString(), "--otlp", receiver.url())).isZero();
+      CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", receiver.url());
+      assertThat(export.exit()).isZero();
 
-      assertThat(err.toString().strip())
+      assertThat(export.err().strip())
           .isEqualTo("exported 4 spans (kvprov: 4) to " + receiver.url());
       List<ResourceSpans> resources = received(receiver);
       assertThat(resources).hasSize(1);
@@ -215,8 +204,10 @@ class ExportCommandTest {
   void otlp_theCloudInitFixture_getsTheSameIdsOnEveryExport() throws Exception {
     String pool = KvpCommandTest.CLOUD_INIT_POOL.toString();
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
-      assertThat(run("export", "--file", pool, "--otlp", receiver.url())).isZero();
-      assertThat(run("export", "--file", pool, "--otlp", receiver.url())).isZero();
+      CliRun export = CliRun.of("export", "--file", pool, "--otlp", receiver.url());
+      assertThat(export.exit()).isZero();
+      export = CliRun.of("export", "--file", pool, "--otlp", receiver.url());
+      assertThat(export.exit()).isZero();
 
       assertThat(receiver.requests()).hasSize(2);
       Map<String, io.opentelemetry.proto.trace.v1.Span> first =
@@ -241,7 +232,7 @@ class ExportCommandTest {
                   receiver.requests().get(0).getResourceSpans(0).getResource().getAttributesList(),
                   "service.name"))
           .isEqualTo("cloud-init");
-      assertThat(err.toString().strip())
+      assertThat(export.err().strip())
           .isEqualTo("exported 2 spans (cloud-init: 2) to " + receiver.url());
     }
   }
@@ -266,7 +257,8 @@ class ExportCommandTest {
             cloudInit(bootB, "start", "modules-final", b.plusMillis(5000), null)));
 
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
-      assertThat(run("export", "--dir", dir.toString(), "--otlp", receiver.url())).isZero();
+      CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", receiver.url());
+      assertThat(export.exit()).isZero();
 
       List<ResourceSpans> resources = received(receiver);
       assertThat(attribute(resources.get(0).getResource().getAttributesList(), "host.id"))
@@ -300,9 +292,10 @@ class ExportCommandTest {
             cloudInit(1795322355, "finish", "init-local", T0.minusSeconds(50), "SUCCESS")));
     Path file = dir.resolve("spans.jsonl");
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp-json", file.toString())).isZero();
+    CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp-json", file.toString());
+    assertThat(export.exit()).isZero();
 
-    assertThat(err.toString().strip())
+    assertThat(export.err().strip())
         .isEqualTo("exported 5 spans (cloud-init: 1, kvprov: 4) to " + file);
     List<String> lines = Files.readAllLines(file);
     assertThat(lines).hasSize(1);
@@ -345,14 +338,15 @@ class ExportCommandTest {
 
   @Test
   void otlpJson_toStdout() throws Exception {
-    assertThat(
-            run("export", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString(), "--otlp-json", "-"))
-        .isZero();
+    CliRun export =
+        CliRun.of(
+            "export", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString(), "--otlp-json", "-");
+    assertThat(export.exit()).isZero();
 
-    JsonNode request = new ObjectMapper().readTree(out.toString());
+    JsonNode request = export.json();
     assertThat(request.path("resourceSpans").get(0).path("scopeSpans").get(0).path("spans"))
         .hasSize(2);
-    assertThat(err.toString()).contains("to stdout");
+    assertThat(export.err()).contains("to stdout");
   }
 
   @Test
@@ -362,7 +356,8 @@ class ExportCommandTest {
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
       String base = receiver.url().replace("/v1/traces", "/?tenant=a%20b");
 
-      assertThat(run("export", "--dir", dir.toString(), "--otlp", base)).isZero();
+      CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", base);
+      assertThat(export.exit()).isZero();
 
       assertThat(receiver.queries()).containsExactly("tenant=a%20b");
     }
@@ -374,53 +369,53 @@ class ExportCommandTest {
     provision(pool);
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
       String base = receiver.url().replace("/v1/traces", "");
-      assertThat(
-              run(
-                  "export",
-                  "--dir",
-                  dir.toString(),
-                  "--otlp",
-                  base,
-                  "--header",
-                  "Authorization=Bearer s3cret"))
-          .isZero();
+      CliRun export =
+          CliRun.of(
+              "export",
+              "--dir",
+              dir.toString(),
+              "--otlp",
+              base,
+              "--header",
+              "Authorization=Bearer s3cret");
+      assertThat(export.exit()).isZero();
       assertThat(receiver.headers().get(0).get("Authorization")).containsExactly("Bearer s3cret");
-      assertThat(err.toString()).endsWith("to " + receiver.url() + System.lineSeparator());
+      assertThat(export.err()).endsWith("to " + receiver.url() + System.lineSeparator());
 
-      assertThat(
-              run(
-                  "export",
-                  "--dir",
-                  dir.toString(),
-                  "--otlp",
-                  receiver.url(),
-                  "--header",
-                  "Authorization: Bearer s3cret"))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("--header takes NAME=VALUE").doesNotContain("s3cret");
-      assertThat(
-              run(
-                  "export",
-                  "--dir",
-                  dir.toString(),
-                  "--otlp",
-                  receiver.url(),
-                  "--header",
-                  "Authorization=Bearer s3cret\r\nX-Injected: 1"))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("control characters").doesNotContain("s3cret");
+      export =
+          CliRun.of(
+              "export",
+              "--dir",
+              dir.toString(),
+              "--otlp",
+              receiver.url(),
+              "--header",
+              "Authorization: Bearer s3cret");
+      assertThat(export.exit()).isEqualTo(2);
+      assertThat(export.err()).contains("--header takes NAME=VALUE").doesNotContain("s3cret");
+      export =
+          CliRun.of(
+              "export",
+              "--dir",
+              dir.toString(),
+              "--otlp",
+              receiver.url(),
+              "--header",
+              "Authorization=Bearer s3cret\r\nX-Injected: 1");
+      assertThat(export.exit()).isEqualTo(2);
+      assertThat(export.err()).contains("control characters").doesNotContain("s3cret");
       // a header name cannot be told from a value pasted the wrong way round: not echoed either
-      assertThat(
-              run(
-                  "export",
-                  "--dir",
-                  dir.toString(),
-                  "--otlp",
-                  receiver.url(),
-                  "--header",
-                  "Authorization: Basic dXNlcjpzM2NyZXQ="))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("--header").doesNotContain("dXNlcjpzM2NyZXQ");
+      export =
+          CliRun.of(
+              "export",
+              "--dir",
+              dir.toString(),
+              "--otlp",
+              receiver.url(),
+              "--header",
+              "Authorization: Basic dXNlcjpzM2NyZXQ=");
+      assertThat(export.exit()).isEqualTo(2);
+      assertThat(export.err()).contains("--header").doesNotContain("dXNlcjpzM2NyZXQ");
       assertThat(receiver.requests()).hasSize(1); // none from the refused headers
     }
   }
@@ -437,11 +432,12 @@ class ExportCommandTest {
               receiver.url().replace("http://", "http://user:s3cret@").replace("/v1/traces", ""),
               // not even one the URL parser refuses, quoting it
               receiver.url().replace("http://", "http://user:s3cret%zz@"))) {
-        assertThat(run("export", "--dir", dir.toString(), "--otlp", url)).as(url).isEqualTo(2);
+        CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", url);
+        assertThat(export.exit()).as(url).isEqualTo(2);
 
-        assertThat(err.toString()).as(url).doesNotContain("s3cret");
+        assertThat(export.err()).as(url).doesNotContain("s3cret");
         if (!url.contains("%zz")) {
-          assertThat(err.toString().lines().findFirst().orElseThrow())
+          assertThat(export.err().lines().findFirst().orElseThrow())
               .isEqualTo(
                   "--otlp: credentials in a URL are not sent;"
                       + " pass them as --header Authorization=...");
@@ -470,20 +466,22 @@ class ExportCommandTest {
     assertThat(body.chars().filter(c -> c == '(').count())
         .isEqualTo(body.chars().filter(c -> c == ')').count());
 
-    assertThat(run("export", "--help")).isZero();
-    assertThat(out.toString()).contains(description[description.length - 1]);
-    assertThat(out.toString().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
+    CliRun export = CliRun.of("export", "--help");
+    assertThat(export.exit()).isZero();
+    assertThat(export.out()).contains(description[description.length - 1]);
+    assertThat(export.out().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
   }
 
   @Test
   void spansOverCenturies_areExported_timesHeldToWhatOtlpHolds() throws Exception {
     PoolFile.open(dir, 1).append(KvprovSpanRecords.overCenturies());
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp-json", "-")).isZero();
+    CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp-json", "-");
+    assertThat(export.exit()).isZero();
 
     Map<String, JsonNode> spans = new LinkedHashMap<>();
     new ObjectMapper()
-        .readTree(out.toString())
+        .readTree(export.out())
         .findValues("spans")
         .forEach(list -> list.forEach(s -> spans.put(s.path("name").asText(), s)));
     assertThat(spans).containsOnlyKeys("centuries", "all-of-time");
@@ -500,11 +498,12 @@ class ExportCommandTest {
     int depth = 5000;
     PoolFile.open(dir, 1).append(KvprovSpanRecords.chain(depth, T0));
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp-json", "-")).isZero();
+    CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp-json", "-");
+    assertThat(export.exit()).isZero();
 
     Map<String, JsonNode> spans = new LinkedHashMap<>();
     new ObjectMapper()
-        .readTree(out.toString())
+        .readTree(export.out())
         .findValues("spans")
         .forEach(list -> list.forEach(s -> spans.put(s.path("name").asText(), s)));
     assertThat(spans).hasSize(depth);
@@ -522,10 +521,11 @@ class ExportCommandTest {
     PoolFile pool = PoolFile.open(dir, 1);
     provision(pool);
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(500)) {
-      assertThat(run("export", "--dir", dir.toString(), "--otlp", receiver.url())).isEqualTo(3);
+      CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", receiver.url());
+      assertThat(export.exit()).isEqualTo(3);
 
       assertThat(receiver.requests()).hasSize(1); // one attempt, no retries
-      assertThat(reason(receiver.url())).contains("500");
+      assertThat(reason(export, receiver.url())).contains("500");
     }
   }
 
@@ -539,9 +539,10 @@ class ExportCommandTest {
     }
     String url = "http://127.0.0.1:" + port + "/v1/traces";
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp", url)).isEqualTo(3);
+    CliRun export = CliRun.of("export", "--dir", dir.toString(), "--otlp", url);
+    assertThat(export.exit()).isEqualTo(3);
 
-    assertThat(reason(url)).contains("ConnectException");
+    assertThat(reason(export, url)).contains("ConnectException");
   }
 
   @Test
@@ -549,11 +550,12 @@ class ExportCommandTest {
     PoolFile pool = PoolFile.open(dir, 1);
     provision(pool);
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.stalled()) {
-      assertThat(run("export", "--dir", dir.toString(), "--otlp", receiver.url(), "--timeout", "1"))
-          .isEqualTo(3);
+      CliRun export =
+          CliRun.of("export", "--dir", dir.toString(), "--otlp", receiver.url(), "--timeout", "1");
+      assertThat(export.exit()).isEqualTo(3);
 
       // the sender's own timeout, or ours a second later on a slow machine
-      assertThat(reason(receiver.url())).containsAnyOf("timed out", "no answer within 1 s");
+      assertThat(reason(export, receiver.url())).containsAnyOf("timed out", "no answer within 1 s");
     }
   }
 
@@ -563,18 +565,18 @@ class ExportCommandTest {
     pool.append(new KvpRecord("PROVISIONING_REPORT", "result=success|agent=x|vm_id=" + VM_ID));
     Path file = dir.resolve("spans.jsonl");
     try (OtlpTraceReceiver receiver = OtlpTraceReceiver.answering(200)) {
-      assertThat(
-              run(
-                  "export",
-                  "--dir",
-                  dir.toString(),
-                  "--otlp",
-                  receiver.url(),
-                  "--otlp-json",
-                  file.toString()))
-          .isEqualTo(1);
+      CliRun export =
+          CliRun.of(
+              "export",
+              "--dir",
+              dir.toString(),
+              "--otlp",
+              receiver.url(),
+              "--otlp-json",
+              file.toString());
+      assertThat(export.exit()).isEqualTo(1);
 
-      assertThat(err.toString()).contains("no spans in").contains("nothing exported");
+      assertThat(export.err()).contains("no spans in").contains("nothing exported");
       assertThat(receiver.requests()).isEmpty();
       assertThat(file).doesNotExist();
     }
@@ -582,17 +584,21 @@ class ExportCommandTest {
 
   @Test
   void usageErrors_aMissingPool_andAnUnwritableFile() throws IOException {
-    assertThat(run("export", "--dir", dir.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("--otlp URL, --otlp-json FILE");
+    CliRun export = CliRun.of("export", "--dir", dir.toString());
+    assertThat(export.exit()).isEqualTo(2);
+    assertThat(export.err()).contains("--otlp URL, --otlp-json FILE");
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp", "ftp://host/x")).isEqualTo(2);
+    export = CliRun.of("export", "--dir", dir.toString(), "--otlp", "ftp://host/x");
+    assertThat(export.exit()).isEqualTo(2);
 
-    assertThat(run("export", "--dir", dir.toString(), "--otlp-json", "-")).isEqualTo(3);
-    assertThat(err.toString()).startsWith("kvp export: " + dir.resolve(".kvp_pool_1"));
+    export = CliRun.of("export", "--dir", dir.toString(), "--otlp-json", "-");
+    assertThat(export.exit()).isEqualTo(3);
+    assertThat(export.err()).startsWith("kvp export: " + dir.resolve(".kvp_pool_1"));
 
     Path nowhere = dir.resolve("no/such/dir/spans.jsonl");
     String pool = KvpCommandTest.CLOUD_INIT_POOL.toString();
-    assertThat(run("export", "--file", pool, "--otlp-json", nowhere.toString())).isEqualTo(3);
-    assertThat(err.toString().strip()).isEqualTo("kvp export: " + nowhere + ": no such directory");
+    export = CliRun.of("export", "--file", pool, "--otlp-json", nowhere.toString());
+    assertThat(export.exit()).isEqualTo(3);
+    assertThat(export.err().strip()).isEqualTo("kvp export: " + nowhere + ": no such directory");
   }
 }

@@ -7,15 +7,18 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 import picocli.CommandLine;
 
-/** Every read command, fed random and mutated pools: an answer, never an unchecked exception. */
+/**
+ * Every read command, fed random and mutated pools: an answer, never an unchecked exception. What
+ * the commands share (items, spans, timelines) is held to stricter properties, with many more
+ * tries, in {@link PoolModelPropertiesTest}; this covers what only a command does (rendering, exit
+ * codes), each run built as {@code bin/kvp} builds it.
+ */
 class HostileInputPropertiesTest {
   private static final List<List<String>> COMMANDS =
       List.of(
@@ -32,7 +35,7 @@ class HostileInputPropertiesTest {
           List.of("blame", "--json"),
           List.of("timeline", "--json"),
           List.of("get", "PROVISIONING_REPORT"),
-          List.of("watch", "--interval", "1ms", "--timeout", "20ms"));
+          List.of("watch", "--interval", "1ms", "--timeout", "3ms")); // a first look, then ticks
 
   @Property(tries = 150)
   void readCommands_neverThrow(@ForAll("pools") byte[] pool) throws Exception {
@@ -54,7 +57,13 @@ class HostileInputPropertiesTest {
           continue; // watch follows pool files only
         }
         Throwable[] thrown = new Throwable[1];
-        CommandLine cli = KvpCommand.commandLine();
+        String[] args = new String[command.size() + 2];
+        for (int i = 0; i < command.size(); i++) {
+          args[i] = command.get(i);
+        }
+        args[command.size()] = option;
+        args[command.size() + 1] = file.toString();
+        CommandLine cli = KvpCommand.commandLine(args); // as bin/kvp: only this subcommand built
         cli.setOut(new PrintWriter(new StringWriter()));
         cli.setErr(new PrintWriter(new StringWriter()));
         cli.setExecutionExceptionHandler(
@@ -62,12 +71,6 @@ class HostileInputPropertiesTest {
               thrown[0] = e;
               return 99;
             });
-        String[] args = new String[command.size() + 2];
-        for (int i = 0; i < command.size(); i++) {
-          args[i] = command.get(i);
-        }
-        args[command.size()] = option;
-        args[command.size() + 1] = file.toString();
 
         int exit = cli.execute(args);
 
@@ -79,118 +82,13 @@ class HostileInputPropertiesTest {
     }
   }
 
-  /**
-   * Every writer's records (the cloud-init fixture, azure-init's byte-cut pieces, kvprov's split
-   * spans and a report), as CIM-XML lines or a JSON array, mutated or cut short.
-   */
-  @Provide
-  Arbitrary<String> exports() throws Exception {
-    List<String> lines = new java.util.ArrayList<>();
-    for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seedPool()).entries()) {
-      lines.add(HostExportTest.instance(e.key(), e.value(), lines.size() % 2 == 0));
-    }
-    String text = String.join("\n", lines);
-    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(lines);
-    return Arbitraries.of(text, json)
-        .flatMap(
-            base ->
-                Arbitraries.frequencyOf(
-                    Tuple.of(
-                        3,
-                        Arbitraries.integers()
-                            .between(0, base.length() - 1)
-                            .list()
-                            .ofMinSize(1)
-                            .ofMaxSize(20)
-                            .flatMap(
-                                at ->
-                                    Arbitraries.of('<', '>', '&', '"', '[', ']', ',', 'x', '\\')
-                                        .list()
-                                        .ofSize(at.size())
-                                        .map(
-                                            chars -> {
-                                              char[] copy = base.toCharArray();
-                                              for (int i = 0; i < at.size(); i++) {
-                                                copy[at.get(i)] = chars.get(i);
-                                              }
-                                              return new String(copy);
-                                            }))),
-                    Tuple.of(
-                        1,
-                        Arbitraries.integers()
-                            .between(0, base.length())
-                            .map(n -> base.substring(0, n)))));
-  }
-
-  /** The cloud-init fixture, then an azure-init value cut inside a character, kvprov's spans. */
-  static byte[] seedPool() throws Exception {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    out.writeBytes(Files.readAllBytes(KvpCommandTest.CLOUD_INIT_POOL));
-    byte[] azure =
-        ("Time: 2024-06-01T10:00:02.000Z | Event: " + "é".repeat(700))
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    String azureKey = "azure-init-0.1.1|vm|ERROR|provision:user|0c1f9b1e";
-    RawPool raw = new RawPool();
-    for (int at = 0; at < azure.length; at += 1022) {
-      raw.add(
-          azureKey.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          java.util.Arrays.copyOfRange(azure, at, Math.min(at + 1022, azure.length)));
-    }
-    raw.add(
-        "azure-init-0.1.1|vm|INFO|provision|1",
-        "Start: 2024-06-01T10:00:00Z | End: 2024-06-01T10:00:09Z");
-    for (dev.kvprov.kvp.KvpRecord r :
-        dev.kvprov.otel.KvpRecordFormat.encode(
-            new dev.kvprov.otel.KvprovRecord(
-                dev.kvprov.otel.KvprovRecord.Kind.END,
-                dev.kvprov.otel.KvprovRecord.Level.ERROR,
-                "unknown",
-                "0123456789abcdef",
-                List.of(
-                    new dev.kvprov.otel.KvprovRecord.Field("Start", "2026-11-22T04:47:46.000Z"),
-                    new dev.kvprov.otel.KvprovRecord.Field("End", "2026-11-22T04:47:47.000Z"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Boot", "3.000-4.000"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Status", "error"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Span", "0123456789abcdef"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Name", "create user"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Error", "x".repeat(1500))),
-                io.opentelemetry.api.common.Attributes.empty()))) {
-      raw.add(r.key(), r.value());
-    }
-    raw.add("PROVISIONING_REPORT", "result=error|reason=useradd failed|agent=kvprov/0.1.0");
-    out.writeBytes(raw.bytes());
-    return out.toByteArray();
-  }
-
-  /** Every writer's records with bytes flipped, cut short or pieces shuffled, or pure noise. */
   @Provide
   Arbitrary<byte[]> pools() throws Exception {
-    byte[] fixture = seedPool();
-    Arbitrary<byte[]> mutated =
-        Arbitraries.integers()
-            .between(0, fixture.length - 1)
-            .list()
-            .ofMinSize(1)
-            .ofMaxSize(40)
-            .flatMap(
-                positions ->
-                    Arbitraries.bytes()
-                        .list()
-                        .ofSize(positions.size())
-                        .map(
-                            values -> {
-                              byte[] copy = fixture.clone();
-                              for (int i = 0; i < positions.size(); i++) {
-                                copy[positions.get(i)] = values.get(i);
-                              }
-                              return copy;
-                            }));
-    Arbitrary<byte[]> truncated =
-        Arbitraries.integers()
-            .between(0, fixture.length)
-            .map(n -> java.util.Arrays.copyOf(fixture, n));
-    Arbitrary<byte[]> noise = Arbitraries.bytes().array(byte[].class).ofMaxSize(3 * 2560 + 17);
-    return Arbitraries.frequencyOf(
-        Tuple.of(5, mutated), Tuple.of(2, truncated), Tuple.of(2, noise));
+    return HostilePools.pools();
+  }
+
+  @Provide
+  Arbitrary<String> exports() throws Exception {
+    return HostilePools.exports();
   }
 }

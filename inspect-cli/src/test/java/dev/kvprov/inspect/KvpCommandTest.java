@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpTelemetry;
@@ -19,50 +19,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class KvpCommandTest {
-  static final Path CLOUD_INIT_POOL =
-      Path.of(
-          System.getProperty("kvprov.fixtures", "../../shared/fixtures"),
-          "pools/cloud-init-22.4.2.kvp_pool_1");
+  static final Path CLOUD_INIT_POOL = Fixtures.path(Fixtures.CLOUD_INIT_POOL);
 
   @TempDir Path dir;
-
-  /** stdout and stderr of the last {@link #run}. */
-  private String out = "";
-
-  private String err = "";
-
-  private int run(String... args) {
-    CliRun run = CliRun.of(args);
-    out = run.out();
-    err = run.err();
-    return run.exit();
-  }
 
   private static KvpTelemetry telemetry(PoolFile pool) {
     return QuietTelemetry.into(pool).build();
   }
 
-  private List<JsonNode> jsonLines() throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    List<JsonNode> lines = new ArrayList<>();
-    for (String line : out.toString().lines().toList()) {
-      lines.add(json.readTree(line));
-    }
-    return lines;
-  }
-
   @Test
   void list_cloudInitPool_reassemblesChunkedEventsExactly() throws Exception {
-    assertThat(run("list", "--json", "--file", CLOUD_INIT_POOL.toString())).isZero();
+    CliRun run = CliRun.of("list", "--json", "--file", CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
 
-    List<JsonNode> items = jsonLines();
+    List<JsonNode> items = run.jsonLines();
     assertThat(items).hasSize(7);
     assertThat(items).allMatch(i -> i.path("writer").asText().equals("cloud-init"));
     JsonNode chunked = items.get(5);
     assertThat(chunked.path("records").toString()).isEqualTo("[5,6,7,8]");
     assertThat(chunked.path("key").asText())
         .isEqualTo(
-            "CLOUD_INIT|1795322355|diagnostic|diagnostic message|1e646660-0427-4773-b86c-a885d654a025");
+            "CLOUD_INIT|1795322355|diagnostic|diagnostic message|eb00d9d9-0ace-4c5c-8cd1-3cce2d754b58");
     assertThat(chunked.path("event").path("msg").asText())
         .isEqualTo("line with \"quotes\" and \\backslash\\ and café\n".repeat(60));
     JsonNode dmesg = items.get(6);
@@ -86,9 +63,10 @@ class KvpCommandTest {
     List<KvpRecord> records = pool.read().records();
     assertThat(records.size()).isGreaterThan(3);
 
-    assertThat(run("list", "--json", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("list", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
-    List<JsonNode> items = jsonLines();
+    List<JsonNode> items = run.jsonLines();
     assertThat(items).hasSize(2);
     JsonNode end = items.get(1);
     assertThat(end.path("writer").asText()).isEqualTo("kvprov");
@@ -102,22 +80,26 @@ class KvpCommandTest {
   @Test
   void list_readsAPoolFromStdin_andFilters() throws Exception {
     System.setIn(Files.newInputStream(CLOUD_INIT_POOL));
+    CliRun run;
     try {
-      assertThat(run("list", "--file", "-", "--grep", "failing_step")).isZero();
+      run = CliRun.of("list", "--file", "-", "--grep", "failing_step");
+      assertThat(run.exit()).isZero();
     } finally {
       System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
     }
-    assertThat(out.toString().lines().filter(l -> l.contains("cloud-init"))).hasSize(2);
+    assertThat(run.out().lines().filter(l -> l.contains("cloud-init"))).hasSize(2);
   }
 
   @Test
   void report_exitStatusSaysSuccessFailureOrNone() throws Exception {
     PoolFile pool = PoolFile.open(dir, 1);
-    assertThat(run("report", "--dir", dir.toString())).isEqualTo(3); // no pool at all: an I/O error
+    CliRun run = CliRun.of("report", "--dir", dir.toString());
+    assertThat(run.exit()).isEqualTo(3); // no pool at all: an I/O error
 
     pool.append(new KvpRecord("other", "x"));
-    assertThat(run("report", "--dir", dir.toString())).isEqualTo(1);
-    assertThat(out.toString()).contains("no PROVISIONING_REPORT");
+    run = CliRun.of("report", "--dir", dir.toString());
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.out()).contains("no PROVISIONING_REPORT");
 
     pool.upsert(
         new KvpRecord(
@@ -129,8 +111,9 @@ class KvpCommandTest {
                     Instant.parse("2026-01-01T00:00:00Z"),
                     Map.of("step", "user"))
                 .encode()));
-    assertThat(run("report", "--json", "--dir", dir.toString())).isEqualTo(1);
-    JsonNode report = new ObjectMapper().readTree(out.toString());
+    run = CliRun.of("report", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isEqualTo(1);
+    JsonNode report = run.json();
     assertThat(report.path("fields").path("reason").asText()).isEqualTo("User creation failed");
     assertThat(report.path("raw").asText()).startsWith("result=error|");
 
@@ -138,8 +121,9 @@ class KvpCommandTest {
         new KvpRecord(
             "PROVISIONING_REPORT",
             "result=success|agent=Azure-Init/0.1|pps_type=None|vm_id=vm|timestamp=t"));
-    assertThat(run("report", "--dir", dir.toString())).isZero();
-    assertThat(out.toString()).contains("agent      Azure-Init/0.1");
+    run = CliRun.of("report", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).contains("agent      Azure-Init/0.1");
   }
 
   @Test
@@ -149,16 +133,18 @@ class KvpCommandTest {
     Path damaged = dir.resolve("damaged");
     Files.write(damaged, pool);
 
-    assertThat(run("list", "--file", damaged.toString())).isEqualTo(1);
+    CliRun run = CliRun.of("list", "--file", damaged.toString());
+    assertThat(run.exit()).isEqualTo(1);
 
-    assertThat(out.toString()).contains("! offset 3075 (record 1): VALUE_INVALID_UTF8");
+    assertThat(run.out()).contains("! offset 3075 (record 1): VALUE_INVALID_UTF8");
     assertThat(new String(Files.readAllBytes(damaged), UTF_8)).isNotEmpty();
   }
 
   @Test
   void doctor_aHealthyPool_isHealthy() {
-    assertThat(run("doctor", "--file", CLOUD_INIT_POOL.toString())).isZero();
-    assertThat(out.toString()).contains("12 records, healthy");
+    CliRun run = CliRun.of("doctor", "--file", CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).contains("12 records, healthy");
   }
 
   @Test
@@ -178,9 +164,10 @@ class KvpCommandTest {
     Files.setPosixFilePermissions(
         file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
 
-    assertThat(run("doctor", "--json", "--file", file.toString())).isEqualTo(1);
+    CliRun run = CliRun.of("doctor", "--json", "--file", file.toString());
+    assertThat(run.exit()).isEqualTo(1);
 
-    JsonNode report = new ObjectMapper().readTree(out.toString());
+    JsonNode report = run.json();
     assertThat(report.path("healthy").asBoolean()).isFalse();
     List<String> kinds = new ArrayList<>();
     report
@@ -217,9 +204,10 @@ class KvpCommandTest {
       root.end();
     }
 
-    assertThat(run("tree", "--json", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("tree", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode tree = new ObjectMapper().readTree(out.toString());
+    JsonNode tree = run.json();
     assertThat(tree).hasSize(1);
     JsonNode provision = tree.get(0);
     assertThat(provision.path("name").asText()).isEqualTo("provision");
@@ -230,17 +218,19 @@ class KvpCommandTest {
     assertThat(children).containsExactly("imds.fetch=ok", "user.create=error", "hangs=unfinished");
     assertThat(provision.path("duration_ms").asDouble()).isGreaterThanOrEqualTo(0);
 
-    assertThat(run("tree", "--dir", dir.toString())).isZero();
-    assertThat(out.toString())
+    run = CliRun.of("tree", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .contains("user.create  [kvprov] FAILED: useradd exited 9")
         .contains("hangs  [kvprov] STARTED, NEVER FINISHED");
   }
 
   @Test
   void tree_ofCloudInitEvents_pairsStartsAndFinishes() throws Exception {
-    assertThat(run("tree", "--json", "--file", CLOUD_INIT_POOL.toString())).isZero();
+    CliRun run = CliRun.of("tree", "--json", "--file", CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode tree = new ObjectMapper().readTree(out.toString());
+    JsonNode tree = run.json();
     List<String> spans = new ArrayList<>();
     tree.forEach(n -> spans.add(n.path("name").asText() + "=" + n.path("status").asText()));
     assertThat(spans).containsExactly("azure-ds/crawl_metadata=ok", "azure-ds/failing_step=error");
@@ -248,9 +238,10 @@ class KvpCommandTest {
 
   @Test
   void decode_givesBackCloudInitsCompressedDmesg_allItsLines() {
-    assertThat(run("decode", "--file", CLOUD_INIT_POOL.toString())).isZero();
+    CliRun run = CliRun.of("decode", "--file", CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
 
-    List<String> lines = out.toString().lines().toList();
+    List<String> lines = run.out().lines().toList();
     assertThat(lines.get(0))
         .startsWith("== CLOUD_INIT|1795322355|compressed|dmesg|")
         .contains("gz+b64");
@@ -276,20 +267,27 @@ class KvpCommandTest {
   @Test
   void getSetDelete_goThroughTheLockedStore_refusingWhatTheHostWouldCut() throws Exception {
     String d = dir.toString();
-    assertThat(run("set", "--dir", d, "Support-Ticket", "123456")).isZero();
-    assertThat(out).contains("added Support-Ticket");
-    assertThat(run("set", "--dir", d, "Support-Ticket", "654321")).isZero();
-    assertThat(out).contains("replaced Support-Ticket");
+    CliRun run = CliRun.of("set", "--dir", d, "Support-Ticket", "123456");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).contains("added Support-Ticket");
+    run = CliRun.of("set", "--dir", d, "Support-Ticket", "654321");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).contains("replaced Support-Ticket");
 
-    assertThat(run("get", "--dir", d, "Support-Ticket")).isZero();
-    assertThat(out.toString()).isEqualTo("654321" + System.lineSeparator());
+    run = CliRun.of("get", "--dir", d, "Support-Ticket");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).isEqualTo("654321" + System.lineSeparator());
 
-    assertThat(run("set", "--dir", d, "big", "x".repeat(1023))).isEqualTo(2);
-    assertThat(err.toString()).contains("the host-safe limit is 1022 bytes");
+    run = CliRun.of("set", "--dir", d, "big", "x".repeat(1023));
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains("the host-safe limit is 1022 bytes");
 
-    assertThat(run("delete", "--dir", d, "Support-Ticket")).isZero();
-    assertThat(run("get", "--dir", d, "Support-Ticket")).isEqualTo(1);
-    assertThat(run("delete", "--dir", d, "Support-Ticket")).isEqualTo(1);
+    run = CliRun.of("delete", "--dir", d, "Support-Ticket");
+    assertThat(run.exit()).isZero();
+    run = CliRun.of("get", "--dir", d, "Support-Ticket");
+    assertThat(run.exit()).isEqualTo(1);
+    run = CliRun.of("delete", "--dir", d, "Support-Ticket");
+    assertThat(run.exit()).isEqualTo(1);
     assertThat(PoolFile.open(dir, 1).read().records()).isEmpty();
   }
 
@@ -315,9 +313,10 @@ class KvpCommandTest {
       root.end(t0.plusMillis(3000));
     }
 
-    assertThat(run("blame", "--json", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("blame", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode rows = new ObjectMapper().readTree(out.toString());
+    JsonNode rows = run.json();
     List<String> ranked = new ArrayList<>();
     rows.forEach(
         r ->

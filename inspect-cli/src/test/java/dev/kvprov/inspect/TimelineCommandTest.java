@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -49,22 +48,6 @@ class TimelineCommandTest {
   private static final String HOSTILE = "<script>alert(1)</script>&\"'\u0001";
 
   @TempDir Path dir;
-
-  /** stdout and stderr of the last {@link #run}. */
-  private String out = "";
-
-  private String err = "";
-
-  private int run(String... args) {
-    CliRun run = CliRun.of(args);
-    out = run.out();
-    err = run.err();
-    return run.exit();
-  }
-
-  private JsonNode json() throws IOException {
-    return new ObjectMapper().readTree(out.toString());
-  }
 
   /** "kind name t_s status" per row. */
   private static List<String> rows(JsonNode timeline) {
@@ -136,35 +119,37 @@ class TimelineCommandTest {
   @Test
   void cloudInitPool_countsFromTheBootEpochInItsKeys_rowsInOrderWithExactSeconds()
       throws Exception {
-    assertThat(run("timeline", "--json", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString()))
-        .isZero();
+    CliRun run =
+        CliRun.of("timeline", "--json", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode timeline = json();
+    JsonNode timeline = run.json();
     assertThat(timeline.path("boot").toString())
         .isEqualTo(
             "{\"time\":\"2026-11-22T04:39:15Z\",\"source\":\"cloud-init\","
                 + "\"origin\":\"2026-11-22T04:39:15Z\"}");
     assertThat(rows(timeline))
         .containsExactly(
-            "start azure-ds/crawl_metadata 511.422448 ok",
-            "diagnostic diagnostic message 511.422619 null",
-            "end azure-ds/crawl_metadata 511.422648 ok",
-            "start azure-ds/failing_step 511.42273 error",
-            "end azure-ds/failing_step 511.422774 error",
-            "diagnostic diagnostic message 511.422822 null",
-            "compressed dmesg 511.423194 null");
+            "start azure-ds/crawl_metadata 511.422511 ok",
+            "diagnostic diagnostic message 511.422548 null",
+            "end azure-ds/crawl_metadata 511.422585 ok",
+            "start azure-ds/failing_step 511.422622 error",
+            "end azure-ds/failing_step 511.422659 error",
+            "diagnostic diagnostic message 511.422696 null",
+            "compressed dmesg 511.422733 null");
     JsonNode failed = timeline.path("rows").get(4);
     assertThat(failed.path("message").asText()).isEqualTo("will raise");
-    assertThat(failed.path("duration_s").asDouble()).isEqualTo(0.000044);
-    assertThat(failed.path("time").asText()).isEqualTo("2026-11-22T04:47:46.422774Z");
+    assertThat(failed.path("duration_s").asDouble()).isEqualTo(0.000037);
+    assertThat(failed.path("time").asText()).isEqualTo("2026-11-22T04:47:46.422659Z");
     assertThat(timeline.path("undated").asInt()).isZero();
 
-    assertThat(run("timeline", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString())).isZero();
-    List<String> lines = out.toString().lines().toList();
+    run = CliRun.of("timeline", "--file", KvpCommandTest.CLOUD_INIT_POOL.toString());
+    assertThat(run.exit()).isZero();
+    List<String> lines = run.out().lines().toList();
     assertThat(lines.get(0))
         .isEqualTo("boot 2026-11-22T04:39:15Z from cloud-init keys (boot epoch, whole seconds)");
     assertThat(lines.get(1))
-        .isEqualTo("  +511.422s  cloud-init  start       azure-ds/crawl_metadata");
+        .isEqualTo("  +511.423s  cloud-init  start       azure-ds/crawl_metadata");
     assertThat(lines.get(5))
         .isEqualTo("  +511.423s  cloud-init  end         azure-ds/failing_step  0.000s  FAILED");
     assertThat(lines.get(6)).isEqualTo(" ".repeat(37) + "will raise");
@@ -194,9 +179,10 @@ class TimelineCommandTest {
       }
     }
 
-    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode timeline = json();
+    JsonNode timeline = run.json();
     assertThat(timeline.path("boot").path("source").asText()).isEqualTo("kvprov");
     assertThat(timeline.path("boot").path("time").asText()).isEqualTo(bootTime.toString());
     List<String> shape = new ArrayList<>();
@@ -233,8 +219,9 @@ class TimelineCommandTest {
         .isEqualTo("WARN group docker does not exist");
     assertThat(timeline.path("rows").get(6).path("message").asText()).isEqualTo("useradd exited 9");
 
-    assertThat(run("timeline", "--dir", dir.toString())).isZero();
-    assertThat(out.toString())
+    run = CliRun.of("timeline", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .startsWith("boot " + bootTime + " from kvprov records (wall time - Boot)")
         .contains("  kvprov  start  hangs  NEVER FINISHED")
         .contains("  kvprov  end    user.create  0.100s  FAILED")
@@ -261,10 +248,11 @@ class TimelineCommandTest {
       }
     }
 
-    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
     List<String> rows = new ArrayList<>();
-    for (JsonNode row : json().path("rows")) {
+    for (JsonNode row : run.json().path("rows")) {
       String key = row.path("kind").asText() + " " + row.path("name").asText();
       assertThat(row.path("t_s").asDouble()).as(key).isEqualTo(boot.get(key));
       rows.add(key);
@@ -280,7 +268,7 @@ class TimelineCommandTest {
    * clock that agrees with cloud-init's boot epoch), an azure-init event and the report.
    */
   private Path mixedPool(String spanName) throws Exception {
-    Instant fixtureEvent = Instant.parse("2026-11-22T04:47:46.422448Z");
+    Instant fixtureEvent = Instant.parse("2026-11-22T04:47:46.422511Z");
     Duration up = Duration.between(Instant.ofEpochSecond(FIXTURE_BOOT_EPOCH), Instant.now());
     PoolFile ours = PoolFile.open(dir, 1);
     try (KvpTelemetry telemetry =
@@ -309,9 +297,10 @@ class TimelineCommandTest {
   void mixedPool_mergesEveryWritersRows_onTheBootOfTheMostPreciseClue() throws Exception {
     Path mixed = mixedPool("late");
 
-    assertThat(run("timeline", "--json", "--file", mixed.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--json", "--file", mixed.toString());
+    assertThat(run.exit()).isZero();
 
-    JsonNode timeline = json();
+    JsonNode timeline = run.json();
     assertThat(timeline.path("boot").path("source").asText()).isEqualTo("kvprov");
     Instant boot = Instant.parse(timeline.path("boot").path("time").asText());
     List<String> order = new ArrayList<>();
@@ -343,9 +332,10 @@ class TimelineCommandTest {
     Path mixed = mixedPool(HOSTILE);
     Path page = dir.resolve("timeline.html");
 
-    assertThat(run("timeline", "--file", mixed.toString(), "--html", page.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--file", mixed.toString(), "--html", page.toString());
+    assertThat(run.exit()).isZero();
 
-    assertThat(out.toString()).isEqualTo("wrote " + page + ": 10 spans, 27 rows\n");
+    assertThat(run.out()).isEqualTo("wrote " + page + ": 10 spans, 27 rows\n");
     String html = Files.readString(page, UTF_8);
     assertThat(html).startsWith("<!DOCTYPE html>\n").doesNotContainIgnoringCase("<script");
     assertThat(html.replace("xmlns=\"http://www.w3.org/2000/svg\"", ""))
@@ -438,7 +428,8 @@ class TimelineCommandTest {
     PoolFile.open(dir, 1).append(records);
     Path page = dir.resolve("big.html");
 
-    assertThat(run("timeline", "--dir", dir.toString(), "--html", page.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--dir", dir.toString(), "--html", page.toString());
+    assertThat(run.exit()).isZero();
 
     Document document = parse(Files.readString(page).substring("<!DOCTYPE html>\n".length()));
     int bars = 0;
@@ -456,29 +447,32 @@ class TimelineCommandTest {
   void bootTime_givenAsRfc3339OrEpochSeconds_overridesThePoolsClues() throws Exception {
     String pool = KvpCommandTest.CLOUD_INIT_POOL.toString();
 
-    assertThat(run("timeline", "--json", "--file", pool, "--boot-time", "2026-11-22T04:47:46Z"))
-        .isZero();
-    JsonNode timeline = json();
+    CliRun run =
+        CliRun.of("timeline", "--json", "--file", pool, "--boot-time", "2026-11-22T04:47:46Z");
+    assertThat(run.exit()).isZero();
+    JsonNode timeline = run.json();
     assertThat(timeline.path("boot").path("source").asText()).isEqualTo("option");
-    assertThat(timeline.path("rows").get(0).path("t_s").asDouble()).isEqualTo(0.422448);
+    assertThat(timeline.path("rows").get(0).path("t_s").asDouble()).isEqualTo(0.422511);
 
-    assertThat(run("timeline", "--json", "--file", pool, "--boot-time", "1795322866.5")).isZero();
-    assertThat(json().path("rows").get(0).path("t_s").asDouble()).isEqualTo(-0.077552);
+    run = CliRun.of("timeline", "--json", "--file", pool, "--boot-time", "1795322866.5");
+    assertThat(run.exit()).isZero();
+    assertThat(run.json().path("rows").get(0).path("t_s").asDouble()).isEqualTo(-0.077489);
 
-    assertThat(run("timeline", "--file", pool, "--boot-time", "2026-11-22T04:47:46+01:00"))
-        .isZero();
-    assertThat(out.toString())
+    run = CliRun.of("timeline", "--file", pool, "--boot-time", "2026-11-22T04:47:46+01:00");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .startsWith("boot 2026-11-22T03:47:46Z given with --boot-time\n")
-        .contains("  +3600.422s  cloud-init  start");
+        .contains("  +3600.423s  cloud-init  start");
 
     // Without an offset: UTC, as everywhere else in kvp.
-    assertThat(run("timeline", "--json", "--file", pool, "--boot-time", "2026-11-22T04:47:46"))
-        .isZero();
-    assertThat(json().path("boot").path("time").asText()).isEqualTo("2026-11-22T04:47:46Z");
-    assertThat(json().path("rows").get(0).path("t_s").asDouble()).isEqualTo(0.422448);
+    run = CliRun.of("timeline", "--json", "--file", pool, "--boot-time", "2026-11-22T04:47:46");
+    assertThat(run.exit()).isZero();
+    assertThat(run.json().path("boot").path("time").asText()).isEqualTo("2026-11-22T04:47:46Z");
+    assertThat(run.json().path("rows").get(0).path("t_s").asDouble()).isEqualTo(0.422511);
 
-    assertThat(run("timeline", "--file", pool, "--boot-time", "yesterday")).isEqualTo(2);
-    assertThat(err.toString()).contains("not a time: yesterday");
+    run = CliRun.of("timeline", "--file", pool, "--boot-time", "yesterday");
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains("not a time: yesterday");
   }
 
   @Test
@@ -500,9 +494,10 @@ class TimelineCommandTest {
     assertThat(body.chars().filter(c -> c == '(').count())
         .isEqualTo(body.chars().filter(c -> c == ')').count());
 
-    assertThat(run("timeline", "--help")).isZero();
-    assertThat(out.toString()).contains(description[description.length - 1]);
-    assertThat(out.toString().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
+    CliRun run = CliRun.of("timeline", "--help");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).contains(description[description.length - 1]);
+    assertThat(run.out().lines()).allSatisfy(l -> assertThat(l).hasSizeLessThanOrEqualTo(80));
   }
 
   @Test
@@ -513,8 +508,9 @@ class TimelineCommandTest {
     Instant centuriesEnd = Instant.parse("2500-01-01T00:00:00Z");
     Instant last = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
-    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
-    JsonNode timeline = json();
+    CliRun run = CliRun.of("timeline", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    JsonNode timeline = run.json();
     assertThat(timeline.path("boot").path("origin").asText()).isEqualTo(origin.toString());
     assertThat(rows(timeline))
         .containsExactly(
@@ -527,8 +523,9 @@ class TimelineCommandTest {
     assertThat(timeline.path("rows").get(3).path("duration_s").asDouble())
         .isEqualTo(seconds(Duration.between(origin, last)));
 
-    assertThat(run("timeline", "--dir", dir.toString())).isZero();
-    assertThat(out.toString())
+    run = CliRun.of("timeline", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .contains(
             String.format(
                 java.util.Locale.ROOT,
@@ -536,8 +533,9 @@ class TimelineCommandTest {
                 seconds(Duration.between(centuriesStart, centuriesEnd))));
 
     Path page = dir.resolve("centuries.html");
-    assertThat(run("timeline", "--dir", dir.toString(), "--html", page.toString())).isZero();
-    assertThat(out.toString()).isEqualTo("wrote " + page + ": 2 spans, 4 rows\n");
+    run = CliRun.of("timeline", "--dir", dir.toString(), "--html", page.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).isEqualTo("wrote " + page + ": 2 spans, 4 rows\n");
     Document document =
         parse(Files.readString(page, UTF_8).substring("<!DOCTYPE html>\n".length()));
     NodeList groups = document.getElementsByTagName("g");
@@ -554,8 +552,9 @@ class TimelineCommandTest {
     Instant t0 = Instant.parse("2026-11-22T04:40:00Z");
     PoolFile.open(dir, 1).append(KvprovSpanRecords.chain(depth, t0));
 
-    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
-    JsonNode timeline = json();
+    CliRun run = CliRun.of("timeline", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    JsonNode timeline = run.json();
     List<String> rows = rows(timeline);
     assertThat(rows).hasSize(2 * depth);
     for (int i = 0; i < depth; i++) {
@@ -565,12 +564,14 @@ class TimelineCommandTest {
           .isEqualTo("end s" + i + " " + (2 * depth - i) / 1000.0 + " ok");
     }
 
-    assertThat(run("timeline", "--dir", dir.toString())).isZero();
-    assertThat(out.toString().lines()).hasSize(1 + 2 * depth);
+    run = CliRun.of("timeline", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out().lines()).hasSize(1 + 2 * depth);
 
     Path page = dir.resolve("chain.html");
-    assertThat(run("timeline", "--dir", dir.toString(), "--html", page.toString())).isZero();
-    assertThat(out.toString()).isEqualTo("wrote " + page + ": 5000 spans, 10000 rows\n");
+    run = CliRun.of("timeline", "--dir", dir.toString(), "--html", page.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).isEqualTo("wrote " + page + ": 5000 spans, 10000 rows\n");
     parse(Files.readString(page, UTF_8).substring("<!DOCTYPE html>\n".length()));
   }
 
@@ -586,9 +587,10 @@ class TimelineCommandTest {
                     "Time: 2026-11-22T04:47:46.5Z | Event: ok"),
                 new KvpRecord("PROVISIONING_REPORT", "result=error|reason=x|timestamp=garbage")));
 
-    assertThat(run("timeline", "--dir", dir.toString())).isZero();
+    CliRun run = CliRun.of("timeline", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
 
-    assertThat(out.toString())
+    assertThat(run.out())
         .isEqualTo(
             String.join(
                 "\n",
@@ -597,8 +599,9 @@ class TimelineCommandTest {
                 "  +0.500s  azure-init  event  provision:user  ERROR",
                 "1 spans or events without a readable time left out",
                 ""));
-    assertThat(run("timeline", "--json", "--dir", dir.toString())).isZero();
-    assertThat(json().path("boot").toString())
+    run = CliRun.of("timeline", "--json", "--dir", dir.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.json().path("boot").toString())
         .isEqualTo("{\"time\":null,\"source\":\"none\",\"origin\":\"2026-11-22T04:47:46.500Z\"}");
   }
 
@@ -607,20 +610,23 @@ class TimelineCommandTest {
     Path empty = Files.createFile(dir.resolve("empty.kvp"));
     Path page = dir.resolve("empty.html");
 
-    assertThat(run("timeline", "--file", empty.toString())).isZero();
-    assertThat(out.toString())
+    CliRun run = CliRun.of("timeline", "--file", empty.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
         .isEqualTo(
             "boot time unknown, and nothing in the pool has a time\n"
                 + "no timed events in "
                 + empty
                 + "\n");
 
-    assertThat(run("timeline", "--json", "--file", empty.toString())).isZero();
-    assertThat(json().toString())
+    run = CliRun.of("timeline", "--json", "--file", empty.toString());
+    assertThat(run.exit()).isZero();
+    assertThat(run.json().toString())
         .isEqualTo(
             "{\"boot\":{\"time\":null,\"source\":\"none\",\"origin\":null},\"rows\":[],\"undated\":0}");
 
-    assertThat(run("timeline", "--file", empty.toString(), "--html", page.toString())).isZero();
+    run = CliRun.of("timeline", "--file", empty.toString(), "--html", page.toString());
+    assertThat(run.exit()).isZero();
     assertThat(
             parse(Files.readString(page).substring("<!DOCTYPE html>\n".length()))
                 .getDocumentElement()
@@ -632,15 +638,15 @@ class TimelineCommandTest {
   void aPageThatCannotBeWritten_isAnIoError() {
     Path page = dir.resolve("no/such/dir/t.html");
 
-    assertThat(
-            run(
-                "timeline",
-                "--file",
-                KvpCommandTest.CLOUD_INIT_POOL.toString(),
-                "--html",
-                page.toString()))
-        .isEqualTo(3);
-    assertThat(err.toString())
+    CliRun run =
+        CliRun.of(
+            "timeline",
+            "--file",
+            KvpCommandTest.CLOUD_INIT_POOL.toString(),
+            "--html",
+            page.toString());
+    assertThat(run.exit()).isEqualTo(3);
+    assertThat(run.err())
         .isEqualTo("kvp timeline: cannot write " + page + ": no such file or directory\n");
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.fixtures.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real cloud-init 22.4.2 KVP handler (Debian 12's, unpacked by {@code .ci/setup-cloud-init.sh})
- * writes to the same pool as our writer, at the same time.
+ * writes to the same pool as our writer, at the same time, driven by the project's own driver
+ * ({@link Fixtures#CLOUD_INIT_DRIVER}); and it writes the committed sample pool byte for byte.
  */
 class CloudInitInteropTest {
   private static final int CLOUD_INIT_STEPS = 1000;
@@ -76,8 +78,8 @@ class CloudInitInteropTest {
             Peers.start(
                 List.of(
                     Peers.PYTHON,
-                    TestPaths.resource("cloudinit_events.py").toString(),
-                    "write",
+                    Fixtures.path(Fixtures.CLOUD_INIT_DRIVER).toString(),
+                    "events",
                     distPackages.toString(),
                     file.toString(),
                     "" + CLOUD_INIT_STEPS))) {
@@ -115,34 +117,32 @@ class CloudInitInteropTest {
   }
 
   @Test
-  void aPoolWrittenByTheSharedCloudInitDriver_betweenOurWrites_decodesWhole() throws Exception {
+  void theCommittedCloudInitPool_isWhatCloudInitWritesToday_byteForByte() throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+
+    List<String> output = driver("sample", distPackages.toString(), file.toString());
+
+    assertThat(output).containsExactly(file + ": 12 records; cloud-init's reader agrees");
+    assertThat(Files.readAllBytes(file))
+        .as("rewrite it with test-fixtures/write-cloud-init-pool and review the diff")
+        .isEqualTo(Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+  }
+
+  @Test
+  void cloudInitsSample_betweenOurWrites_decodesWhole_andCloudInitReadsOurRecords()
+      throws Exception {
     Path file = dir.resolve(".kvp_pool_1");
     PoolFile pool = PoolFile.builder().file(file).build();
     pool.append(PeerRecords.record("kvprov", 0));
 
-    List<String> toolOutput = new ArrayList<>();
-    try (Peers.Peer tool =
-        Peers.start(
-            List.of(
-                Peers.PYTHON,
-                TestPaths.tool("cloudinit-kvp-writer.py").toString(),
-                "--root",
-                distPackages.toString(),
-                "--out",
-                file.toString(),
-                "--no-stale-demo"))) {
-      for (String line; (line = tool.readLine()) != null; ) {
-        toolOutput.add(line);
-      }
-      tool.awaitSuccess(120);
-    }
+    List<String> output = driver("sample", distPackages.toString(), file.toString());
     pool.append(PeerRecords.record("kvprov", 1));
     pool.upsert(new KvpRecord("PROVISIONING_REPORT", "result=success|agent=kvprov/test"));
 
+    // The driver's own cross-check (cloud-init's reader against its decoder) covered our record.
+    assertThat(output).containsExactly(file + ": 13 records; cloud-init's reader agrees");
     PoolSnapshot snapshot = pool.read();
     assertThat(snapshot.problems()).isEmpty();
-    // The driver's own cross-check (its decoder against cloud-init's reader) covered our record.
-    assertThat(toolOutput).contains("_iterate_kvps() agrees with independent decoder: 13");
     List<String> keys = snapshot.entries().stream().map(PoolEntry::key).toList();
     assertThat(keys).hasSize(15);
     assertThat(keys.get(0)).isEqualTo("kvprov|0");
@@ -153,20 +153,22 @@ class CloudInitInteropTest {
   }
 
   private static List<String> keysAsCloudInitReadsThem(Path file) throws Exception {
-    List<String> keys = new ArrayList<>();
-    try (Peers.Peer reader =
-        Peers.start(
-            List.of(
-                Peers.PYTHON,
-                TestPaths.resource("cloudinit_events.py").toString(),
-                "read",
-                distPackages.toString(),
-                file.toString()))) {
-      for (String line; (line = reader.readLine()) != null; ) {
-        keys.add(line);
+    return driver("read", distPackages.toString(), file.toString());
+  }
+
+  /** Runs the project's cloud-init driver to the end: its stdout lines. */
+  private static List<String> driver(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Peers.PYTHON);
+    command.add(Fixtures.path(Fixtures.CLOUD_INIT_DRIVER).toString());
+    command.addAll(List.of(args));
+    List<String> lines = new ArrayList<>();
+    try (Peers.Peer driver = Peers.start(command)) {
+      for (String line; (line = driver.readLine()) != null; ) {
+        lines.add(line);
       }
-      reader.awaitSuccess(60);
+      driver.awaitSuccess(120);
     }
-    return keys;
+    return lines;
   }
 }

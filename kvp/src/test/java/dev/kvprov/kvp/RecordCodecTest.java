@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.fixtures.Fixtures;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,9 +47,8 @@ class RecordCodecTest {
 
   @Test
   void decode_cloudInitPool_matchesIndependentDecoderByteForByte() throws IOException {
-    byte[] pool = Files.readAllBytes(TestPaths.fixture("pools/cloud-init-22.4.2.kvp_pool_1"));
-    JsonNode expected =
-        new ObjectMapper().readTree(TestPaths.resource("cloud-init-22.4.2.expected.json").toFile());
+    byte[] pool = Fixtures.bytes(Fixtures.CLOUD_INIT_POOL);
+    JsonNode expected = new ObjectMapper().readTree(Fixtures.bytes(Fixtures.CLOUD_INIT_RECORDS));
 
     PoolSnapshot snapshot = RecordCodec.decode(pool);
 
@@ -66,14 +65,14 @@ class RecordCodecTest {
     }
     assertThat(snapshot.entries().get(0).key())
         .isEqualTo(
-            "CLOUD_INIT|1795322355|start|azure-ds/crawl_metadata|c13f6684-dbd7-4601-b22a-6201baf37db7");
+            "CLOUD_INIT|1795322355|start|azure-ds/crawl_metadata|d1762392-f89f-45d2-8fa2-324453946ffe");
     assertThat(snapshot.entries().get(11).key())
-        .endsWith("|compressed|dmesg|f6f6ec3d-f600-46f8-810c-0780c5839d49|2");
+        .endsWith("|compressed|dmesg|9bc03463-ee17-4ae3-9f92-3d7b71104e4b|2");
   }
 
   @Test
   void encode_ofDecodedCloudInitRecords_reproducesTheFileExactly() throws IOException {
-    byte[] pool = Files.readAllBytes(TestPaths.fixture("pools/cloud-init-22.4.2.kvp_pool_1"));
+    byte[] pool = Fixtures.bytes(Fixtures.CLOUD_INIT_POOL);
     List<PoolEntry> entries = RecordCodec.decode(pool).entries();
 
     for (PoolEntry entry : entries) {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import dev.kvprov.fixtures.Fixtures;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.file.Path;
@@ -133,12 +134,9 @@ class OtlpTest {
     assertThat(harness.decoded()).hasSizeGreaterThan(5);
   }
 
-  /** The admin password from the shared ovf-env.xml fixture (a canary: it must never be output). */
-  static String canaryFromFixture() throws Exception {
-    String ovf =
-        java.nio.file.Files.readString(
-            Path.of(
-                System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"));
+  /** The admin password from the ovf-env.xml fixture (a canary: it must never be output). */
+  static String canaryFromFixture() {
+    String ovf = Fixtures.text(Fixtures.OVF_ENV);
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("<(?:\\w+:)?UserPassword>([^<]+)</").matcher(ovf);
     assertThat(m.find()).as("the fixture holds a password").isTrue();

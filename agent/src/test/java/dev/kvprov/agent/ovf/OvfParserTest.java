@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvprov.fixtures.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,11 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class OvfParserTest {
-  static final String CANARY = "never-log-me";
+  static final String CANARY = Fixtures.CANARY;
 
-  static String fixture() throws Exception {
-    return Files.readString(
-        Path.of(System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"));
+  static String fixture() {
+    return Fixtures.text(Fixtures.OVF_ENV);
   }
 
   private static OvfEnvironment parse(String xml) throws OvfException {
@@ -31,7 +31,8 @@ class OvfParserTest {
     assertThat(env.disableSshPasswordAuthentication()).isFalse();
     assertThat(new String(env.password().orElseThrow().copy())).endsWith(CANARY);
     assertThat(new String(env.customData().orElseThrow().copy()))
-        .isEqualTo("I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBlY2hvIGhlbGxvCg==");
+        .isEqualTo(
+            "I2Nsb3VkLWNvbmZpZwp3cml0ZV9maWxlczoKICAtIHBhdGg6IC9ldGMvbW90ZAogICAgY29udGVudDogcHJvdmlzaW9uZWQgYnkga3Zwcm92IHRlc3RzCg==");
     assertThat(env.sshKeys()).hasSize(1);
     assertThat(env.sshKeys().get(0).path()).isEqualTo("/home/azureuser/.ssh/authorized_keys");
     assertThat(env.sshKeys().get(0).value()).startsWith("ssh-ed25519 AAAAC3");

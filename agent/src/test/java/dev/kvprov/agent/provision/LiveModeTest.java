@@ -3,6 +3,7 @@ package dev.kvprov.agent.provision;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,9 +37,7 @@ class LiveModeTest {
             .start();
     assertThat(copy.waitFor()).isZero();
     Files.createDirectories(scratch.resolve("home"));
-    Path ovf =
-        Path.of(System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml")
-            .toAbsolutePath();
+    Path ovf = Fixtures.path(Fixtures.OVF_ENV);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String script =
         "mount --bind \"$1/etc\" /etc && mount --bind \"$1/home\" /home && exec \"$2\" -cp \"$3\" "

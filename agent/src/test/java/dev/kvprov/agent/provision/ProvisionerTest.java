@@ -11,6 +11,7 @@ import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfParser;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.fixtures.Fixtures;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Real useradd and usermod with --prefix on a throwaway root, real files, real visudo and sshd. */
 class ProvisionerTest {
   static final String KEY =
-      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK0wmN/Cr3JXqmLW7u+g9pTh+wyqDHpSQEIQczXkVx9q azureuser@laptop";
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJWinwTTXHx4k8EYR2dTCWR804bXaMPytqRjud+bfvbj azureuser@workstation";
   static final String KEY2 =
       "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEm1t3stk3yb1t5f0rt35t1ngOnLyN0tR3alXYz1 ci@deploy";
 
@@ -50,14 +51,8 @@ class ProvisionerTest {
       };
 
   private Secret canaryPassword() throws Exception {
-    String xml =
-        Files.readString(
-            Path.of(
-                System.getProperty("kvprov.fixtures", "../../shared/fixtures"), "ovf/ovf-env.xml"));
     OvfEnvironment env =
-        OvfParser.parse(
-            new java.io.ByteArrayInputStream(
-                xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        OvfParser.parse(new java.io.ByteArrayInputStream(Fixtures.bytes(Fixtures.OVF_ENV)));
     return env.password().orElseThrow();
   }
 
