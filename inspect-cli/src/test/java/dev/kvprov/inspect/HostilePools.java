@@ -4,19 +4,40 @@ import dev.kvprov.fixtures.Fixtures;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ArbitrarySupplier;
 import net.jqwik.api.Tuple;
 
 /** Hostile input for the property tests: every writer's records, damaged in every way. */
 final class HostilePools {
   private HostilePools() {}
 
+  /** Pools, for {@code @ForAll(supplier = HostilePools.Pools.class)}. */
+  static final class Pools implements ArbitrarySupplier<byte[]> {
+    @Override
+    public Arbitrary<byte[]> get() {
+      return pools(seedPool());
+    }
+  }
+
+  /** Host exports, for {@code @ForAll(supplier = HostilePools.Exports.class)}. */
+  static final class Exports implements ArbitrarySupplier<String> {
+    @Override
+    public Arbitrary<String> get() {
+      try {
+        return exports(seedPool());
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot write the seed export", e);
+      }
+    }
+  }
+
   /**
    * Every writer's records (the cloud-init fixture, azure-init's byte-cut pieces, kvprov's split
    * spans and a report), as CIM-XML lines or a JSON array, mutated or cut short.
    */
-  static Arbitrary<String> exports() throws Exception {
+  private static Arbitrary<String> exports(byte[] seed) throws Exception {
     List<String> lines = new java.util.ArrayList<>();
-    for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seedPool()).entries()) {
+    for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seed).entries()) {
       lines.add(HostExportTest.instance(e.key(), e.value(), lines.size() % 2 == 0));
     }
     String text = String.join("\n", lines);
@@ -53,7 +74,7 @@ final class HostilePools {
   }
 
   /** The cloud-init fixture, then an azure-init value cut inside a character, kvprov's spans. */
-  static byte[] seedPool() throws Exception {
+  private static byte[] seedPool() {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     out.writeBytes(Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
     byte[] azure =
@@ -93,8 +114,7 @@ final class HostilePools {
   }
 
   /** Every writer's records with bytes flipped, cut short or pieces shuffled, or pure noise. */
-  static Arbitrary<byte[]> pools() throws Exception {
-    byte[] fixture = seedPool();
+  private static Arbitrary<byte[]> pools(byte[] fixture) {
     Arbitrary<byte[]> mutated =
         Arbitraries.integers()
             .between(0, fixture.length - 1)

@@ -10,10 +10,8 @@ import java.io.StringReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 
 /**
  * The models every read command shares, fed the same hostile pools and exports as the commands but
@@ -25,7 +23,7 @@ class PoolModelPropertiesTest {
 
   @Property(tries = 1500)
   void poolRecords_eachLandInExactlyOneItem_inPoolOrder_andEveryModelIsBuilt(
-      @ForAll("pools") byte[] pool) throws Exception {
+      @ForAll(supplier = HostilePools.Pools.class) byte[] pool) throws Exception {
     List<Integer> entries = new ArrayList<>();
     List<Item> items =
         items(
@@ -38,7 +36,7 @@ class PoolModelPropertiesTest {
 
   @Property(tries = 600)
   void exportItems_eachLandInExactlyOneItem_inExportOrder_andEveryModelIsBuilt(
-      @ForAll("exports") String export) throws Exception {
+      @ForAll(supplier = HostilePools.Exports.class) String export) throws Exception {
     List<Integer> entries = new ArrayList<>();
     List<Item> items =
         items(visitor -> HostExport.scan(new StringReader(export), counting(visitor, entries)));
@@ -111,15 +109,5 @@ class PoolModelPropertiesTest {
     List<SpanNode> roots = forest.finish();
     Timeline.of(roots, events, null);
     Timeline.of(roots, events, Instant.EPOCH);
-  }
-
-  @Provide
-  Arbitrary<byte[]> pools() throws Exception {
-    return HostilePools.pools();
-  }
-
-  @Provide
-  Arbitrary<String> exports() throws Exception {
-    return HostilePools.exports();
   }
 }
