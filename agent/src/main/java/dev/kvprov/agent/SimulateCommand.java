@@ -23,11 +23,13 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Scenarios: ok, slow-imds, flaky-imds, imds-down, imds-malformed,",
-      "           wireserver-flaky, wireserver-down, retry-after",
+      "           retry-after, imds-stalls, imds-trickles, wireserver-flaky,",
+      "           wireserver-down, wireserver-stalls",
       "",
       "Examples:",
       "  kvprov simulate",
-      "  kvprov simulate --scenario flaky-imds --failures 5 > /tmp/sim.txt &"
+      "  kvprov simulate --scenario flaky-imds --failures 5 > /tmp/sim.txt &",
+      "  kvprov simulate --scenario retry-after --retry-after 100000 --failures 1"
     })
 final class SimulateCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -53,6 +55,14 @@ final class SimulateCommand implements Callable<Integer> {
       description = "IMDS latency for slow-imds (default: ${DEFAULT-VALUE}).")
   long delay;
 
+  @Option(
+      names = "--retry-after",
+      paramLabel = "VALUE",
+      defaultValue = "1",
+      description =
+          "Retry-After of retry-after: seconds or an HTTP date (default: ${DEFAULT-VALUE}).")
+  String retryAfter;
+
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -67,6 +77,7 @@ final class SimulateCommand implements Callable<Integer> {
             .scenario(chosen)
             .failures(failures)
             .imdsDelayMillis(delay)
+            .retryAfter(retryAfter)
             .log(
                 line -> {
                   out.println(line);

@@ -196,7 +196,9 @@ class ProvisionEndToEndTest {
     "RETRY_AFTER, 0, success",
     "WIRESERVER_FLAKY, 0, success",
     "IMDS_DOWN, 10, Failed to fetch instance metadata",
-    "WIRESERVER_DOWN, 20, Failed to report ready"
+    "IMDS_STALLS, 10, Failed to fetch instance metadata",
+    "WIRESERVER_DOWN, 20, Failed to report ready",
+    "WIRESERVER_STALLS, 20, Failed to report ready"
   })
   void everyScenario_endsWithTheRightExitCodeAndReport(Scenario scenario, int exit, String outcome)
       throws Exception {

@@ -2,7 +2,7 @@ package dev.kvprov.agent.http;
 
 import static java.util.Objects.requireNonNull;
 
-import java.net.http.HttpResponse;
+import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -39,23 +39,28 @@ public record Backoff(Duration initial, Duration max) {
 
   /**
    * How long to wait after failed attempt {@code attempt}: the backoff, or the server's {@code
-   * Retry-After} if longer; empty when that wait would reach past the deadline (time to give up).
+   * Retry-After} if longer. A wait that would reach past the deadline is cut to end with it, and
+   * one last attempt follows there: a server that asks for more time than is left gets all of it,
+   * not a refusal. Empty once the deadline has passed (time to give up).
    */
   public Optional<Duration> waitBefore(
       int attempt, Optional<Duration> retryAfter, Deadline deadline) {
+    if (deadline.expired()) {
+      return Optional.empty();
+    }
     Duration wait = delay(attempt, java.util.concurrent.ThreadLocalRandom.current());
     if (retryAfter.isPresent() && retryAfter.get().compareTo(wait) > 0) {
       wait = retryAfter.get();
     }
-    return deadline.remaining().compareTo(wait) <= 0 ? Optional.empty() : Optional.of(wait);
+    return Optional.of(deadline.cap(wait));
   }
 
   /**
    * The server's {@code Retry-After}, in seconds or as an HTTP date; empty when absent or
    * unreadable.
    */
-  public static Optional<Duration> retryAfter(HttpResponse<?> response) {
-    return response.headers().firstValue("Retry-After").flatMap(Backoff::parseRetryAfter);
+  public static Optional<Duration> retryAfter(HttpHeaders headers) {
+    return headers.firstValue("Retry-After").flatMap(Backoff::parseRetryAfter);
   }
 
   static Optional<Duration> parseRetryAfter(String value) {

@@ -7,17 +7,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.http.Backoff;
+import dev.kvprov.agent.http.BoundedExchange;
 import dev.kvprov.agent.http.Deadline;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -97,25 +96,17 @@ public final class ImdsClient {
           tracer.spanBuilder("imds.attempt").setAttribute("attempt", (long) attempt).startSpan();
       Optional<Duration> retryAfter = Optional.empty();
       try (Scope ignored = span.makeCurrent()) {
+        Duration limit = deadline.forAttempt(settings.readTimeout());
         HttpRequest request =
-            HttpRequest.newBuilder(uri())
-                .header("Metadata", "true")
-                .timeout(positive(deadline.cap(settings.readTimeout())))
-                .GET()
-                .build();
-        HttpResponse<InputStream> response =
-            http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        int status = response.statusCode();
+            HttpRequest.newBuilder(uri()).header("Metadata", "true").timeout(limit).GET().build();
+        BoundedExchange.Answer answer = BoundedExchange.send(http, request, MAX_BODY_BYTES, limit);
+        int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
-        byte[] body;
-        try (InputStream in = response.body()) {
-          body = in.readNBytes(MAX_BODY_BYTES + 1);
-        }
         if (status == 200) {
-          if (body.length > MAX_BODY_BYTES) {
+          if (answer.tooLong(MAX_BODY_BYTES)) {
             lastFailure = "the metadata is larger than " + MAX_BODY_BYTES + " bytes";
           } else {
-            Optional<ImdsInstance> parsed = parse(body, attempt);
+            Optional<ImdsInstance> parsed = parse(answer.body(), attempt);
             if (parsed.isPresent()) {
               span.end();
               return parsed.get();
@@ -124,7 +115,7 @@ public final class ImdsClient {
           }
         } else if (RETRYABLE.contains(status) || status >= 500) {
           lastFailure = "IMDS answered HTTP " + status;
-          retryAfter = Backoff.retryAfter(response);
+          retryAfter = Backoff.retryAfter(answer.headers());
         } else {
           String failure = "IMDS answered HTTP " + status + ", which retrying will not change";
           span.setStatus(StatusCode.ERROR, failure);
@@ -132,23 +123,18 @@ public final class ImdsClient {
           throw new ImdsException(failure, attempt, null);
         }
       } catch (IOException e) {
-        lastFailure = "IMDS could not be reached: " + e;
+        lastFailure = "IMDS could not be reached: " + BoundedExchange.describe(e);
       }
       span.setStatus(StatusCode.ERROR, lastFailure);
       span.end();
       Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
       if (wait.isEmpty()) {
         throw new ImdsException(
-            "no usable answer from IMDS in "
-                + deadline.total().toSeconds()
-                + " s after "
-                + attempt
-                + " attempt(s); last: "
-                + lastFailure,
+            "no usable answer from IMDS " + deadline.spent(attempt) + "; last: " + lastFailure,
             attempt,
             null);
       }
-      Thread.sleep(wait.get().toMillis());
+      Deadline.sleep(wait.get());
     }
   }
 

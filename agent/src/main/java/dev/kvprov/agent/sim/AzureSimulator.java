@@ -31,6 +31,7 @@ public final class AzureSimulator implements AutoCloseable {
   private final Scenario scenario;
   private final int failures;
   private final long imdsDelayMillis;
+  private final String retryAfter;
   private final String instanceJson;
   private final String goalState;
   private final String versions;
@@ -54,6 +55,7 @@ public final class AzureSimulator implements AutoCloseable {
     this.scenario = b.scenario;
     this.failures = b.failures;
     this.imdsDelayMillis = b.imdsDelayMillis;
+    this.retryAfter = b.retryAfter;
     this.instanceJson = b.instanceJson != null ? b.instanceJson : resource("instance.json");
     this.goalState = resource("goalstate.xml");
     this.versions = resource("versions.xml");
@@ -146,14 +148,56 @@ public final class AzureSimulator implements AutoCloseable {
       }
       case RETRY_AFTER -> {
         if (n <= failures) {
-          exchange.getResponseHeaders().add("Retry-After", "1");
+          exchange.getResponseHeaders().add("Retry-After", retryAfter);
           send(exchange, 429, "text/plain", "Too Many Requests");
+          return;
+        }
+      }
+      case IMDS_STALLS -> {
+        if (n <= failures) {
+          stall(exchange, 200, instanceJson);
+          return;
+        }
+      }
+      case IMDS_TRICKLES -> {
+        if (n <= failures) {
+          trickle(exchange, instanceJson);
           return;
         }
       }
       default -> {}
     }
     send(exchange, 200, "application/json; charset=utf-8", instanceJson);
+  }
+
+  /**
+   * Sends the headers and the first bytes of {@code body}, then nothing until the simulator is
+   * closed: a server that hangs mid-answer.
+   */
+  private static void stall(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(UTF_8);
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes, 0, Math.min(16, bytes.length));
+    exchange.getResponseBody().flush();
+    sleep(Long.MAX_VALUE);
+    exchange.close();
+  }
+
+  /** Sends {@code body} a byte every 100 ms (until the simulator is closed). */
+  private static void trickle(HttpExchange exchange, String body) throws IOException {
+    byte[] bytes = body.getBytes(UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(200, bytes.length);
+    try {
+      for (int i = 0; i < bytes.length && !Thread.currentThread().isInterrupted(); i++) {
+        exchange.getResponseBody().write(bytes[i]);
+        exchange.getResponseBody().flush();
+        sleep(100);
+      }
+    } catch (IOException clientGone) {
+      // the client gave up on the answer, as it should
+    }
+    exchange.close();
   }
 
   private void wireserverRequest(HttpExchange exchange) throws IOException {
@@ -184,6 +228,10 @@ public final class AzureSimulator implements AutoCloseable {
     if (scenario == Scenario.WIRESERVER_DOWN
         || (scenario == Scenario.WIRESERVER_FLAKY && n <= failures)) {
       send(exchange, 503, "text/plain", "Service Unavailable");
+      return;
+    }
+    if (scenario == Scenario.WIRESERVER_STALLS && n <= failures) {
+      stall(exchange, 200, "accepted, but never finished saying so");
       return;
     }
     synchronized (this) {
@@ -224,6 +272,7 @@ public final class AzureSimulator implements AutoCloseable {
     private Scenario scenario = Scenario.OK;
     private int failures = -1;
     private long imdsDelayMillis = 3000;
+    private String retryAfter = "1";
     private String instanceJson;
     private Consumer<String> log = line -> {};
     private boolean jsonHealth = true;
@@ -247,6 +296,12 @@ public final class AzureSimulator implements AutoCloseable {
       return this;
     }
 
+    /** The {@code Retry-After} value of the retry-after scenario: seconds, or an HTTP date. */
+    public Builder retryAfter(String value) {
+      this.retryAfter = requireNonNull(value, "value");
+      return this;
+    }
+
     public Builder imdsDelayMillis(long millis) {
       this.imdsDelayMillis = millis;
       return this;
@@ -266,7 +321,12 @@ public final class AzureSimulator implements AutoCloseable {
 
     public AzureSimulator start() {
       if (failures < 0) {
-        failures = scenario == Scenario.IMDS_MALFORMED || scenario == Scenario.RETRY_AFTER ? 2 : 3;
+        failures =
+            switch (scenario) {
+              case IMDS_MALFORMED, RETRY_AFTER -> 2;
+              case IMDS_STALLS, IMDS_TRICKLES, WIRESERVER_STALLS -> 1;
+              default -> 3;
+            };
       }
       try {
         return new AzureSimulator(this);

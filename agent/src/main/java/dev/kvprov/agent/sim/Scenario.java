@@ -22,8 +22,14 @@ public enum Scenario {
   WIRESERVER_FLAKY("the wireserver fails a few times, then accepts reports"),
   /** The health endpoints always answer 503. */
   WIRESERVER_DOWN("the wireserver always answers 503"),
-  /** IMDS answers 429 with Retry-After: 1, N times (default 2), then answers. */
-  RETRY_AFTER("IMDS asks to retry after a second, a few times");
+  /** IMDS answers 429 with Retry-After (default 1 s), N times (default 2), then answers. */
+  RETRY_AFTER("IMDS asks to retry later, a few times"),
+  /** IMDS sends its headers and a few bytes, then nothing, N times (default 1), then answers. */
+  IMDS_STALLS("IMDS sends its headers, then stalls"),
+  /** IMDS sends its answer a byte every 100 ms, N times (default 1), then answers at once. */
+  IMDS_TRICKLES("IMDS sends its answer a byte at a time"),
+  /** The health endpoints send their headers, then nothing, N times (default 1). */
+  WIRESERVER_STALLS("the wireserver sends its headers, then stalls");
 
   private final String description;
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.http.Backoff;
+import dev.kvprov.agent.http.BoundedExchange;
 import dev.kvprov.agent.http.Deadline;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -20,7 +21,6 @@ import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
 import javax.xml.stream.XMLInputFactory;
@@ -249,41 +249,34 @@ public final class WireserverClient {
               .startSpan();
       Optional<Duration> retryAfter = Optional.empty();
       try (Scope ignored = span.makeCurrent()) {
-        HttpRequest base = factory.create();
+        Duration limit = deadline.forAttempt(settings.readTimeout());
         HttpRequest request =
-            HttpRequest.newBuilder(base, (n, v) -> true)
-                .timeout(
-                    deadline.cap(settings.readTimeout()).isZero()
-                        ? Duration.ofMillis(1)
-                        : deadline.cap(settings.readTimeout()))
-                .build();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        int status = response.statusCode();
+            HttpRequest.newBuilder(factory.create(), (n, v) -> true).timeout(limit).build();
+        BoundedExchange.Answer answer = BoundedExchange.send(http, request, MAX_BODY_BYTES, limit);
+        int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
         if ((status >= 200 && status < 300) || (notFoundIsAnswer && status == 404)) {
-          byte[] bytes = response.body();
+          byte[] bytes = answer.body();
           body.accept(new String(bytes, 0, Math.min(bytes.length, MAX_BODY_BYTES), UTF_8));
           span.end();
           return status;
         }
         last = what + ": HTTP " + status;
-        retryAfter = Backoff.retryAfter(response);
+        retryAfter = Backoff.retryAfter(answer.headers());
       } catch (IOException e) {
-        last = what + ": " + e;
+        last = what + ": " + BoundedExchange.describe(e);
       }
       span.setStatus(StatusCode.ERROR, last);
       span.end();
       Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
       if (wait.isEmpty()) {
         throw new WireserverException(
-            "the health report did not reach the wireserver in "
-                + deadline.total().toSeconds()
-                + " s after "
-                + attempt
-                + " attempt(s); last: "
+            "the health report did not reach the wireserver "
+                + deadline.spent(attempt)
+                + "; last: "
                 + last);
       }
-      Thread.sleep(wait.get().toMillis());
+      Deadline.sleep(wait.get());
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.kvprov.agent.imds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.sim.AzureSimulator;
@@ -52,7 +53,13 @@ class ImdsClientTest {
   }
 
   private ImdsClient client(Scenario scenario, Duration read, Duration interval, Duration total) {
-    simulator = AzureSimulator.builder().scenario(scenario).imdsDelayMillis(1500).start();
+    return client(
+        AzureSimulator.builder().scenario(scenario).imdsDelayMillis(1500), read, interval, total);
+  }
+
+  private ImdsClient client(
+      AzureSimulator.Builder sim, Duration read, Duration interval, Duration total) {
+    simulator = sim.start();
     return new ImdsClient(
         new AgentConfig.Imds(
             simulator.imdsEndpoint(), Duration.ofSeconds(2), read, interval, total),
@@ -145,7 +152,8 @@ class ImdsClientTest {
 
     assertThatThrownBy(client::fetch)
         .isInstanceOf(ImdsException.class)
-        .hasMessageContaining("no usable answer from IMDS in 1 s")
+        .hasMessageMatching(
+            "no usable answer from IMDS after \\d+ attempt\\(s\\) in \\d+\\.\\d s \\(budget 1.5 s\\).*")
         .hasMessageContaining("last: IMDS answered HTTP 503")
         .satisfies(e -> assertThat(((ImdsException) e).attempts()).isGreaterThan(2));
   }
@@ -161,7 +169,89 @@ class ImdsClientTest {
 
     assertThatThrownBy(client::fetch)
         .isInstanceOf(ImdsException.class)
-        .hasMessageContaining("HttpTimeoutException");
+        .hasMessageContaining("last: IMDS could not be reached: no answer within 0.3 s")
+        .hasMessageNotContaining("Exception");
+  }
+
+  @Test
+  void aBodyThatStallsAfterTheHeaders_isATimeoutPerAttempt_thenTheNextAttemptAnswers()
+      throws Exception {
+    ImdsClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.IMDS_STALLS).failures(2),
+            Duration.ofMillis(400),
+            Duration.ofMillis(50),
+            Duration.ofSeconds(20));
+
+    ImdsInstance instance = assertTimeoutPreemptively(Duration.ofSeconds(60), client::fetch);
+
+    assertThat(instance.compute().name()).isEqualTo("sim-vm");
+    assertThat(simulator.imdsRequests()).isEqualTo(3);
+    assertThat(spans())
+        .filteredOn(r -> r.name().orElse("").equals("imds.attempt"))
+        .extracting(r -> r.errorMessage().orElse(""))
+        .containsExactly(
+            "IMDS could not be reached: no complete answer within 0.4 s",
+            "IMDS could not be reached: no complete answer within 0.4 s",
+            "");
+  }
+
+  @Test
+  void aBodyThatNeverEnds_givesUpAtTheDeadline_notAtSystemdsTimeout() {
+    ImdsClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.IMDS_TRICKLES).failures(1_000),
+            Duration.ofMillis(500),
+            Duration.ofMillis(50),
+            Duration.ofMillis(1500));
+
+    assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(60), client::fetch))
+        .isInstanceOf(ImdsException.class)
+        .hasMessageContaining("(budget 1.5 s)")
+        .hasMessageContaining("last: IMDS could not be reached: no complete answer within 0.5 s")
+        .satisfies(e -> assertThat(((ImdsException) e).attempts()).isGreaterThanOrEqualTo(2));
+  }
+
+  @Test
+  void aRetryAfterLongerThanTheBudget_waitsToTheBudgetsEnd_andTriesOnceMore() throws Exception {
+    ImdsClient client =
+        client(
+            AzureSimulator.builder()
+                .scenario(Scenario.RETRY_AFTER)
+                .retryAfter("100000")
+                .failures(1),
+            Duration.ofSeconds(5),
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1));
+    long started = System.nanoTime();
+
+    ImdsInstance instance = assertTimeoutPreemptively(Duration.ofSeconds(60), client::fetch);
+
+    assertThat(instance).isNotNull();
+    assertThat(simulator.imdsRequests()).isEqualTo(2);
+    // It waited for the rest of the budget, not for 100000 s and not for the 50 ms backoff.
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+  }
+
+  @Test
+  void aServerThatKeepsAskingForMoreTime_isGivenUpOn_sayingHowManyAttemptsAndHowLong() {
+    ImdsClient client =
+        client(
+            AzureSimulator.builder()
+                .scenario(Scenario.RETRY_AFTER)
+                .retryAfter("301")
+                .failures(1_000),
+            Duration.ofSeconds(5),
+            Duration.ofMillis(50),
+            Duration.ofSeconds(1));
+
+    assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(60), client::fetch))
+        .isInstanceOf(ImdsException.class)
+        .hasMessageMatching(
+            "no usable answer from IMDS after 2 attempt\\(s\\) in \\d+\\.\\d s \\(budget 1 s\\);"
+                + " last: IMDS answered HTTP 429");
+    assertThat(simulator.imdsRequests()).isEqualTo(2);
   }
 
   @Test

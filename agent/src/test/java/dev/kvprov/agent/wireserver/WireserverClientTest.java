@@ -2,6 +2,7 @@ package dev.kvprov.agent.wireserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -119,8 +120,41 @@ class WireserverClientTest {
 
     assertThatThrownBy(() -> client.report(Health.ready()))
         .isInstanceOf(WireserverException.class)
-        .hasMessageContaining("did not reach the wireserver in 1 s")
+        .hasMessageMatching(
+            "the health report did not reach the wireserver after \\d+ attempt\\(s\\)"
+                + " in \\d+\\.\\d s \\(budget 1.5 s\\); last: json health: HTTP 503")
         .hasMessageContaining("last: json health: HTTP 503");
+  }
+
+  @Test
+  void aHealthEndpointThatStallsAfterTheHeaders_isGivenUpOnAtTheDeadline() {
+    WireserverClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.WIRESERVER_STALLS).failures(1_000),
+            "json",
+            Duration.ofMillis(1500));
+
+    assertThatThrownBy(
+            () ->
+                assertTimeoutPreemptively(
+                    Duration.ofSeconds(60), () -> client.report(Health.ready())))
+        .isInstanceOf(WireserverException.class)
+        .hasMessageContaining("(budget 1.5 s)")
+        .hasMessageContaining("last: json health: no complete answer within 1.5 s");
+    assertThat(simulator.reports()).isEmpty();
+  }
+
+  @Test
+  void aHealthEndpointThatStalledOnce_getsTheReportOnTheNextAttempt() throws Exception {
+    WireserverClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.WIRESERVER_STALLS).failures(1),
+            "json",
+            Duration.ofSeconds(30));
+
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> client.report(Health.ready()));
+
+    assertThat(simulator.reports()).hasSize(1);
   }
 
   @Test
