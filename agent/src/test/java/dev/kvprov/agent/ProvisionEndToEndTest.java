@@ -7,6 +7,8 @@ import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.FullFileSystem;
+import dev.kvprov.fixtures.FullFileSystem.Fullness;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
@@ -17,6 +19,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +55,15 @@ class ProvisionEndToEndTest {
   /** Runs with short deadlines, plus extra wireserver keys and extra tables. */
   private int provision(AzureSimulator simulator, String wireserverExtra, String extraTables)
       throws Exception {
+    Path config = config(simulator, wireserverExtra, extraTables);
+    ConfigOptions options = new ConfigOptions();
+    options.root = root;
+    options.config = config;
+    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+  }
+
+  private Path config(AzureSimulator simulator, String wireserverExtra, String extraTables)
+      throws Exception {
     Path config = dir.resolve("kvprov.toml");
     // Short deadlines, so that the failure scenarios end in seconds.
     Files.writeString(
@@ -63,10 +77,104 @@ class ProvisionEndToEndTest {
             + wireserverExtra
             + "\n"
             + extraTables);
-    ConfigOptions options = new ConfigOptions();
-    options.root = root;
-    options.config = config;
-    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+    return config;
+  }
+
+  /** {@code kvprov provision} in a process of its own. */
+  private List<String> provisionCommand(AzureSimulator simulator) throws Exception {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp",
+        System.getProperty("java.class.path"),
+        Main.class.getName(),
+        "provision",
+        "--root",
+        root.toString(),
+        "--config",
+        config(simulator, "", "").toString(),
+        "--media-dir",
+        media.toString());
+  }
+
+  /** Runs {@code command} to its end: its exit status and its output, both streams. */
+  private static Map.Entry<Integer, List<String>> run(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> lines =
+        new String(process.getInputStream().readAllBytes(), UTF_8).lines().toList();
+    return Map.entry(process.waitFor(), lines);
+  }
+
+  private static void assumeFullFileSystems() {
+    Optional<String> why = FullFileSystem.unavailable();
+    if (System.getenv("KVPROV_REQUIRE_FULL_DISK_TESTS") != null) {
+      assertThat(why).as("KVPROV_REQUIRE_FULL_DISK_TESTS is set").isEmpty();
+    }
+    Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
+  }
+
+  @Test
+  void aStateDirectoryWithNoRoomAtAll_isAWarning_theVmIsReportedReady_andTheNextBootIsHarmless()
+      throws Exception {
+    assumeFullFileSystems();
+    Path state = Files.createDirectories(root.resolve("var/lib/kvprov"));
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      Map.Entry<Integer, List<String>> full =
+          run(
+              FullFileSystem.around(
+                  state, Fullness.NO_SPACE_NO_INODES, provisionCommand(simulator)));
+
+      assertThat(full.getKey()).as(String.join("\n", full.getValue())).isZero();
+      assertThat(full.getValue()).noneMatch(l -> l.startsWith(FullFileSystem.LISTING));
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+      assertThat(report().isSuccess()).isTrue();
+      assertThat(logs("WARN"))
+          .anyMatch(
+              l ->
+                  l.contains("the VM is set up, but its marker could not be written")
+                      && l.contains("No space left on device"))
+          .noneMatch(l -> l.contains("Exception"));
+    }
+    // The mount is gone, and the markers with it: the next boot sets the VM up again, to the
+    // same result, and is Ready again.
+    try (AzureSimulator next = AzureSimulator.builder().start()) {
+      assertThat(provision(next)).as(stderr.toString(UTF_8)).isZero();
+      assertThat(next.reports()).hasSize(1);
+    }
+    assertThat(Files.readAllLines(root.resolve("etc/passwd")))
+        .filteredOn(l -> l.startsWith("azureuser:"))
+        .hasSize(1);
+    assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
+        .doesNotHaveDuplicates();
+    assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+  }
+
+  @Test
+  void aStateDirectoryWithNoDataBlockLeft_stillGetsBothMarkers_empty() throws Exception {
+    assumeFullFileSystems();
+    Path state = Files.createDirectories(root.resolve("var/lib/kvprov"));
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      Map.Entry<Integer, List<String>> full =
+          run(FullFileSystem.around(state, Fullness.NO_SPACE, provisionCommand(simulator)));
+
+      assertThat(full.getKey()).as(String.join("\n", full.getValue())).isZero();
+      assertThat(full.getValue())
+          .filteredOn(l -> l.startsWith(FullFileSystem.LISTING))
+          .containsExactlyInAnyOrder(
+              FullFileSystem.LISTING + VM + ".provisioned 0",
+              FullFileSystem.LISTING + VM + ".ready 0");
+      assertThat(logs("WARN")).noneMatch(l -> l.contains("marker"));
+    }
+  }
+
+  /** The bodies of the pool's log records of {@code level}. */
+  private List<String> logs(String level) throws Exception {
+    return KvpRecordFormat.decode(pool()).records().stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .filter(r -> r.kind() == KvprovRecord.Kind.LOG && r.level().name().equals(level))
+        .map(r -> r.field("Body").orElse(""))
+        .toList();
   }
 
   private List<KvpRecord> pool() throws Exception {

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
@@ -13,7 +14,6 @@ import java.io.Reader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -255,16 +255,7 @@ final class PoolInput {
 
   /** Why an input could not be read, in a few words (Java's messages are often just the path). */
   static String why(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file";
-    }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return "permission denied";
-    }
-    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-      return f.getReason();
-    }
-    return String.valueOf(e.getMessage());
+    return IoErrors.reason(e);
   }
 
   /** The pool file named by the options (not meaningful for stdin or a host export). */

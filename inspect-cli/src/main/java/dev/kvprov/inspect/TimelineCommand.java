@@ -4,11 +4,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
@@ -89,7 +88,7 @@ final class TimelineCommand implements Callable<Integer> {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp timeline: cannot write " + html + ": " + reason(e));
+            .println("kvp timeline: cannot write " + html + ": " + IoErrors.reason(e));
         return 3;
       }
     }
@@ -103,16 +102,6 @@ final class TimelineCommand implements Callable<Integer> {
       print(timeline, out);
     }
     return 0;
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file or directory";
-    }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    return e.getMessage();
   }
 
   /** The header line: the boot time used and where it came from, or that it is unknown. */

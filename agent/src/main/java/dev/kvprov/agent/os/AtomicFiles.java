@@ -47,11 +47,16 @@ public final class AtomicFiles {
       }
       Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString(mode));
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-        d.force(true);
-      }
+      syncDirectory(dir);
     } finally {
       Files.deleteIfExists(temp);
+    }
+  }
+
+  /** Forces a directory's entries to disk, so a file created or renamed in it survives a crash. */
+  public static void syncDirectory(Path dir) throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
     }
   }
 }

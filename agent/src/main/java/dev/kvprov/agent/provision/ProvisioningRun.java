@@ -16,6 +16,7 @@ import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
 import dev.kvprov.agent.wireserver.WireserverException;
+import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;
@@ -53,7 +54,6 @@ public final class ProvisioningRun {
     SSHD(16),
     SSH_KEYS(17),
     REPORT(20),
-    STATE(21),
     /** A defect in kvprov itself; still reported like any failure. */
     INTERNAL(30);
 
@@ -157,7 +157,12 @@ public final class ProvisioningRun {
       try {
         state.markProvisioned(vmId);
       } catch (IOException e) {
-        return fail(wireserver, "state", "Failed to record provisioning", e.toString(), Exit.STATE);
+        // Bookkeeping: the VM is set up, so it is reported Ready all the same. The next boot sets
+        // it up again (every step is safe to rerun) and tries the marker again.
+        warn(
+            "the VM is set up, but its marker could not be written ("
+                + IoErrors.reason(e)
+                + "): the next boot will set it up again");
       }
     }
     try {
@@ -173,12 +178,10 @@ public final class ProvisioningRun {
     try {
       state.markReportedReady(vmId);
     } catch (IOException e) {
-      telemetry
-          .logger()
-          .logRecordBuilder()
-          .setSeverity(Severity.WARN)
-          .setBody("Ready was reported but its marker could not be written: " + e)
-          .emit();
+      warn(
+          "Ready was reported, but its marker could not be written ("
+              + IoErrors.reason(e)
+              + "): the next boot will report it again");
     }
     telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
     return Exit.OK;
@@ -246,6 +249,10 @@ public final class ProvisioningRun {
         env.clearSecrets();
       }
     }
+  }
+
+  private void warn(String message) {
+    telemetry.logger().logRecordBuilder().setSeverity(Severity.WARN).setBody(message).emit();
   }
 
   /** From the moment a secret is read, every sink masks it. */
