@@ -168,6 +168,61 @@ class ProvisionEndToEndTest {
     }
   }
 
+  @Test
+  void aBootKilledInsideUseradd_betweenPasswdAndShadow_isRepairedByTheNextRun() throws Exception {
+    // useradd writes passwd, then shadow: a FIFO where it writes the new shadow holds it there,
+    // passwd written and shadow not, until the whole boot is killed.
+    Path newShadow = root.resolve("etc/shadow+");
+    assertThat(new ProcessBuilder("mkfifo", newShadow.toString()).start().waitFor()).isZero();
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      Process boot =
+          new ProcessBuilder(provisionCommand(simulator))
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("killed.log").toFile())
+              .start();
+      try {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.readString(root.resolve("etc/passwd")).contains("azureuser:")
+            && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+      } finally {
+        // The whole boot dies, useradd with it (as in a power cut: nothing of it runs on).
+        List<ProcessHandle> all = new java.util.ArrayList<>(boot.descendants().toList());
+        all.add(boot.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle process : all) {
+          process.onExit().get();
+        }
+      }
+    }
+    // The state the crash left: in passwd, not in shadow, the lock files behind, a half-written
+    // new shadow file.
+    assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:");
+    assertThat(Files.readString(root.resolve("etc/shadow"))).doesNotContain("azureuser:");
+    assertThat(root.resolve("etc/passwd.lock")).exists();
+    assertThat(root.resolve("etc/shadow.lock")).exists();
+    Files.delete(newShadow);
+    Files.writeString(newShadow, "root:*:19000:0:99");
+
+    try (AzureSimulator next = AzureSimulator.builder().start()) {
+      assertThat(provision(next)).as(stderr.toString(UTF_8)).isZero();
+      assertThat(next.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+    }
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .filteredOn(l -> l.startsWith("azureuser:"))
+        .singleElement()
+        .satisfies(l -> assertThat(l.split(":")[1]).startsWith("$6$"));
+    assertThat(root.resolve("home/azureuser/.ssh/authorized_keys")).isNotEmptyFile();
+    try (var etc = Files.list(root.resolve("etc"))) {
+      assertThat(etc.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.matches("(passwd|shadow|group|gshadow)(\\.lock|\\+)"));
+    }
+    AccountFilesAssert.consistent(root);
+  }
+
   /** The bodies of the pool's log records of {@code level}. */
   private List<String> logs(String level) throws Exception {
     return KvpRecordFormat.decode(pool()).records().stream()

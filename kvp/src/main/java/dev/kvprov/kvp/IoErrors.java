@@ -13,6 +13,14 @@ import java.nio.file.NoSuchFileException;
 public final class IoErrors {
   private IoErrors() {}
 
+  /**
+   * {@code /etc/shadow: No space left on device}: the file, when Java names one, and the reason.
+   */
+  public static String describe(IOException e) {
+    String file = e instanceof FileSystemException f ? f.getFile() : null;
+    return file == null ? reason(e) : file + ": " + reason(e);
+  }
+
   /** The reason alone, without the file's name. */
   public static String reason(IOException e) {
     if (e instanceof NoSuchFileException) {

@@ -27,10 +27,13 @@ public final class DemoRoot {
     Files.writeString(
         dir.resolve("etc/passwd"),
         "root:x:0:0:root:/root:/bin/bash\nsshd:x:101:65534::/run/sshd:/usr/sbin/nologin\n");
-    Files.writeString(dir.resolve("etc/group"), "root:x:0:\nadm:x:4:\nsudo:x:27:\nusers:x:100:\n");
+    Files.writeString(
+        dir.resolve("etc/group"),
+        "root:x:0:\nadm:x:4:\nsudo:x:27:\nusers:x:100:\nnogroup:x:65534:\n");
     Files.writeString(
         dir.resolve("etc/shadow"), "root:*:19000:0:99999:7:::\nsshd:*:19000:0:99999:7:::\n");
-    Files.writeString(dir.resolve("etc/gshadow"), "root:*::\nadm:*::\nsudo:*::\nusers:*::\n");
+    Files.writeString(
+        dir.resolve("etc/gshadow"), "root:*::\nadm:*::\nsudo:*::\nusers:*::\nnogroup:*::\n");
     Files.setPosixFilePermissions(
         dir.resolve("etc/shadow"), PosixFilePermissions.fromString("rw-r-----"));
     Files.setPosixFilePermissions(

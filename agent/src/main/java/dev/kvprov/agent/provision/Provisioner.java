@@ -3,6 +3,7 @@ package dev.kvprov.agent.provision;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import dev.kvprov.agent.os.AccountRepair;
 import dev.kvprov.agent.os.AtomicFiles;
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
@@ -10,6 +11,8 @@ import dev.kvprov.agent.os.Names;
 import dev.kvprov.agent.os.Passwd;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.kvp.BootClock;
+import dev.kvprov.kvp.IoErrors;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -102,8 +106,8 @@ public final class Provisioner {
       span.setStatus(StatusCode.ERROR, e.detail());
       throw e;
     } catch (IOException e) {
-      span.setStatus(StatusCode.ERROR, e.toString());
-      throw new ProvisioningException(name, reason, e.toString(), e);
+      span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
+      throw new ProvisioningException(name, reason, IoErrors.describe(e), e);
     } finally {
       span.end();
     }
@@ -148,6 +152,10 @@ public final class Provisioner {
     if (problem.isPresent()) {
       throw new ProvisioningException("user", "User creation failed", problem.get());
     }
+    // A crash in an earlier run (useradd killed between its files) must not fail this one.
+    for (String repair : AccountRepair.repair(root, user, bootTime())) {
+      span.addEvent(repair);
+    }
     List<String> present = existingGroups();
     span.setAttribute(io.opentelemetry.api.common.AttributeKey.stringArrayKey("groups"), present);
     Optional<Passwd> existing = Passwd.lookup(root, user);
@@ -190,6 +198,15 @@ public final class Provisioner {
         Files.setAttribute(home, "unix:uid", existing.get().uid());
         Files.setAttribute(home, "unix:gid", existing.get().gid());
       }
+    }
+  }
+
+  /** When this machine booted; the epoch when that cannot be read (then only dead owners count). */
+  private static Instant bootTime() {
+    try {
+      return BootClock.read(Path.of("/")).bootTime();
+    } catch (IOException e) {
+      return Instant.EPOCH;
     }
   }
 
