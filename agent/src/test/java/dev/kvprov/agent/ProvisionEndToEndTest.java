@@ -223,6 +223,53 @@ class ProvisionEndToEndTest {
     AccountFilesAssert.consistent(root);
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"home", "home/azureuser", "etc/sudoers.d", "etc/ssh", "etc/ssh/sshd_config.d"})
+  void anImageWhoseLinksLeadOutOfIt_getsNothingWrittenOutside(String linked) throws Exception {
+    // What the image had there now lives outside it, and the image links to it absolutely.
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Path inImage = root.resolve(linked);
+    if (Files.isDirectory(inImage)) {
+      try (var files = Files.list(inImage)) {
+        for (Path f : files.toList()) {
+          if (Files.isRegularFile(f)) {
+            Files.copy(f, outside.resolve(f.getFileName()));
+          }
+        }
+      }
+      try (var tree = Files.walk(inImage)) {
+        tree.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    Files.createDirectories(inImage.getParent());
+    Files.createSymbolicLink(inImage, outside.toAbsolutePath());
+    Map<Path, String> before = contents(outside);
+
+    int exit;
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      exit = provision(simulator);
+    }
+
+    assertThat(contents(outside)).as("exit %d: %s", exit, stderr.toString(UTF_8)).isEqualTo(before);
+    if (linked.startsWith("home")) {
+      assertThat(exit).isEqualTo(13);
+      assertThat(report().get("detail").orElseThrow())
+          .contains("leads out of it")
+          .contains("refusing");
+    }
+  }
+
+  private static Map<Path, String> contents(Path dir) throws Exception {
+    Map<Path, String> contents = new java.util.TreeMap<>();
+    try (var files = Files.walk(dir)) {
+      for (Path f : files.toList()) {
+        contents.put(dir.relativize(f), Files.isRegularFile(f) ? Files.readString(f) : "(dir)");
+      }
+    }
+    return contents;
+  }
+
   /** The bodies of the pool's log records of {@code level}. */
   private List<String> logs(String level) throws Exception {
     return KvpRecordFormat.decode(pool()).records().stream()

@@ -2,7 +2,14 @@ package dev.kvprov.agent.os;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -26,9 +33,96 @@ public record SystemRoot(Path path) {
     return path.getParent() == null;
   }
 
-  /** An absolute path of the target system, as seen from here. */
+  /**
+   * An absolute path of the target system, as seen from here: resolved the way the target itself
+   * would see it, inside the root. A symbolic link in the image to an absolute path points into the
+   * image, not to this machine, and {@code ..} stops at the root ({@code openat2}'s {@code
+   * RESOLVE_IN_ROOT}, done as a walk): no link in an image can make the agent write outside it.
+   * Parts that do not exist yet are taken as they are.
+   *
+   * @throws UncheckedIOException for a loop of links, or a link that cannot be read
+   */
   public Path resolve(String absolute) {
-    return path.resolve(absolute.replaceFirst("^/+", ""));
+    if (isLive()) {
+      return path.resolve(absolute.replaceFirst("^/+", ""));
+    }
+    Deque<String> todo = new ArrayDeque<>(parts(absolute));
+    Path current = path;
+    int links = 0;
+    while (!todo.isEmpty()) {
+      String part = todo.pop();
+      if (part.equals("..")) {
+        current = current.equals(path) ? path : current.getParent();
+        continue;
+      }
+      Path next = current.resolve(part);
+      if (!Files.isSymbolicLink(next)) {
+        current = next;
+        continue;
+      }
+      if (++links > MAX_LINKS) {
+        throw new UncheckedIOException(
+            new IOException(absolute + " in " + path + ": too many levels of symbolic links"));
+      }
+      String target;
+      try {
+        target = Files.readSymbolicLink(next).toString();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      List<String> more = parts(target);
+      for (int i = more.size() - 1; i >= 0; i--) {
+        todo.push(more.get(i));
+      }
+      if (target.startsWith("/")) {
+        current = path;
+      }
+    }
+    return current;
+  }
+
+  /** As many links as Linux follows in one lookup. */
+  private static final int MAX_LINKS = 40;
+
+  private static List<String> parts(String path) {
+    List<String> parts = new ArrayList<>();
+    for (String part : path.split("/")) {
+      if (!part.isEmpty() && !part.equals(".")) {
+        parts.add(part);
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * Checks that a tool given {@code --prefix} (which follows links as this machine sees them) stays
+   * inside the root when it touches {@code absolute}.
+   *
+   * @throws IOException naming the link that leads out
+   */
+  public void requireNoWayOut(String absolute) throws IOException {
+    if (isLive()) {
+      return;
+    }
+    Path inRoot = path.toRealPath();
+    Path probe = path;
+    for (String part : parts(absolute)) {
+      probe = probe.resolve(part);
+      if (!Files.exists(probe, LinkOption.NOFOLLOW_LINKS)) {
+        return; // the rest will be made by the tool, inside what was checked so far
+      }
+      Path real = probe.toRealPath();
+      if (!real.startsWith(inRoot)) {
+        throw new IOException(
+            "/"
+                + path.relativize(probe)
+                + " in "
+                + path
+                + " leads out of it (to "
+                + real
+                + "): refusing to let a tool write there");
+      }
+    }
   }
 
   /**

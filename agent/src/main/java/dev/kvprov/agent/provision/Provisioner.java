@@ -105,9 +105,11 @@ public final class Provisioner {
     } catch (ProvisioningException e) {
       span.setStatus(StatusCode.ERROR, e.detail());
       throw e;
-    } catch (IOException e) {
-      span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
-      throw new ProvisioningException(name, reason, IoErrors.describe(e), e);
+    } catch (IOException | java.io.UncheckedIOException e) {
+      IOException io =
+          e instanceof IOException i ? i : ((java.io.UncheckedIOException) e).getCause();
+      span.setStatus(StatusCode.ERROR, IoErrors.describe(io));
+      throw new ProvisioningException(name, reason, IoErrors.describe(io), io);
     } finally {
       span.end();
     }
@@ -152,6 +154,11 @@ public final class Provisioner {
     if (problem.isPresent()) {
       throw new ProvisioningException("user", "User creation failed", problem.get());
     }
+    // shadow-utils with --prefix follows the image's links as this machine sees them.
+    for (String file : List.of("/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow")) {
+      root.requireNoWayOut(file);
+    }
+    root.requireNoWayOut("/home/" + user);
     // A crash in an earlier run (useradd killed between its files) must not fail this one.
     for (String repair : AccountRepair.repair(root, user, bootTime())) {
       span.addEvent(repair);
@@ -549,9 +556,14 @@ public final class Provisioner {
 
   private void install(Passwd entry, Path file, List<String> add, Span span) throws IOException {
     Path home = root.resolve(entry.home());
-    Path target = root.resolve(file.toString());
-    if (target.startsWith(home)) {
-      SystemRoot.noLinksBelow(home, target); // the user can plant links there; not elsewhere
+    Path inHome = Path.of(entry.home()).relativize(file);
+    Path target;
+    if (file.startsWith(entry.home()) && !inHome.toString().isEmpty()) {
+      // The user can plant links in the home, so none below it is followed (the image's own
+      // links, up to the home, are the administrator's and are followed inside the root).
+      target = SystemRoot.noLinksBelow(home, home.resolve(inHome.toString()));
+    } else {
+      target = root.resolve(file.toString());
     }
     // Every directory from the home down to the file: 0700, the user's.
     Path dir = target.getParent();
