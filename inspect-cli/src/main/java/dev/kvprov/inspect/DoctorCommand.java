@@ -65,6 +65,14 @@ final class DoctorCommand implements Callable<Integer> {
 
   record Finding(String source, String kind, int record, long offset, String message) {}
 
+  /**
+   * Findings listed per file, and records whose keys are compared for duplicates: past these, a
+   * damaged or huge input (gigabytes of noise) is summed up, so memory stays bounded.
+   */
+  static final int MAX_LISTED = 1000;
+
+  static final int MAX_KEYS_COMPARED = 20_000;
+
   @Override
   public Integer call() {
     List<Finding> findings = new ArrayList<>();
@@ -82,10 +90,21 @@ final class DoctorCommand implements Callable<Integer> {
     String source = part.name();
     Map<String, Integer> keysFolded = new HashMap<>();
     int[] count = new int[1];
+    int[] unlisted = new int[1];
+    // Adds a finding while this file has fewer than MAX_LISTED; counts it otherwise.
+    List<Finding> listed = new ArrayList<>();
+    java.util.function.Consumer<Finding> add =
+        f -> {
+          if (listed.size() < MAX_LISTED) {
+            listed.add(f);
+          } else {
+            unlisted[0]++;
+          }
+        };
     return new PoolInput.PartVisitor() {
       @Override
       public void problem(KvpProblem p) {
-        findings.add(
+        add.accept(
             new Finding(
                 source,
                 p.kind().name().toLowerCase(Locale.ROOT),
@@ -100,7 +119,7 @@ final class DoctorCommand implements Callable<Integer> {
         int keyBytes = e.key().getBytes(UTF_8).length;
         int valueBytes = e.value().getBytes(UTF_8).length;
         if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
-          findings.add(
+          add.accept(
               new Finding(
                   source,
                   "key_cut_by_host",
@@ -109,7 +128,7 @@ final class DoctorCommand implements Callable<Integer> {
                   "the key is " + keyBytes + " bytes; the host shows only the first 254"));
         }
         if (valueBytes > KvpLimits.HOST_SAFE.maxValueBytes()) {
-          findings.add(
+          add.accept(
               new Finding(
                   source,
                   "value_cut_by_host",
@@ -117,9 +136,12 @@ final class DoctorCommand implements Callable<Integer> {
                   e.offset() < 0 ? -1 : e.offset() + RecordCodec.KEY_SIZE,
                   "the value is " + valueBytes + " bytes; the host shows only the first 1022"));
         }
-        Integer earlier = keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index());
+        Integer earlier =
+            keysFolded.size() < MAX_KEYS_COMPARED
+                ? keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index())
+                : keysFolded.get(e.key().toLowerCase(Locale.ROOT));
         if (earlier != null) {
-          findings.add(
+          add.accept(
               new Finding(
                   source,
                   "duplicate_key",
@@ -134,6 +156,27 @@ final class DoctorCommand implements Callable<Integer> {
       /** What the whole file tells, once it has been read. */
       @Override
       public void finish() {
+        findings.addAll(listed);
+        if (unlisted[0] > 0) {
+          findings.add(
+              new Finding(
+                  source,
+                  "more_problems",
+                  -1,
+                  -1,
+                  unlisted[0] + " more problems, not listed (doctor lists " + MAX_LISTED + ")"));
+        }
+        if (keysFolded.size() >= MAX_KEYS_COMPARED) {
+          findings.add(
+              new Finding(
+                  source,
+                  "keys_not_compared",
+                  -1,
+                  -1,
+                  "duplicate keys were looked for among the first "
+                      + MAX_KEYS_COMPARED
+                      + " distinct keys only"));
+        }
         records.put(source, count[0]);
         if (count[0] > TOO_MANY_RECORDS) {
           findings.add(

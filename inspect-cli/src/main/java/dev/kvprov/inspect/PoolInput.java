@@ -13,6 +13,7 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -166,8 +167,49 @@ final class PoolInput {
         .toList();
   }
 
+  /** The most {@code kvp} reads from stdin: twice the largest pool seen in practice. */
+  static final long MAX_STDIN_BYTES = 512L << 20;
+
+  /**
+   * Checks that {@code path} is a regular file (following links) before anything opens it: opening
+   * a named pipe waits for a writer for ever, and a device such as {@code /dev/zero} never ends.
+   *
+   * @throws FileSystemException saying what it is instead
+   */
+  static void requireRegularFile(Path path) throws IOException {
+    if (Files.isRegularFile(path) || !Files.exists(path)) {
+      return; // a missing file fails on opening, with its own reason
+    }
+    String what;
+    if (Files.isDirectory(path)) {
+      what = "a directory";
+    } else {
+      int type;
+      try {
+        type = ((Integer) Files.getAttribute(path, "unix:mode")) & 0170000;
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        type = 0;
+      }
+      what =
+          switch (type) {
+            case 0010000 -> "a named pipe";
+            case 0020000 -> "a character device";
+            case 0060000 -> "a block device";
+            case 0140000 -> "a socket";
+            default -> "not a file";
+          };
+    }
+    throw new FileSystemException(
+        path.toString(),
+        null,
+        what + ", not a pool file (kvp reads files, or stdin with --file - or --host-xml -)");
+  }
+
   /** Streams one part's records to {@code visitor}. */
   private static void scan(Part part, InputStream stdin, PoolVisitor visitor) throws IOException {
+    if (part.path() != null) {
+      requireRegularFile(part.path());
+    }
     switch (part.kind()) {
       case LIVE_POOL -> PoolFile.builder().file(part.path()).build().scan(visitor);
       case POOL_FILE -> {
@@ -229,7 +271,7 @@ final class PoolInput {
           onPart.accept(part);
         }
         PartVisitor visitor = visitorFor.apply(part);
-        scan(part, System.in, visitor);
+        scan(part, new CappedInput(System.in, MAX_STDIN_BYTES), visitor);
         visitor.finish();
       }
       return true;
