@@ -33,7 +33,16 @@ final class FailureReporter {
   }
 
   void failure(String sink, Throwable cause) {
-    failure(sink, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+    String message = cause.getMessage();
+    // The message in plain words; a class name only when there is nothing else to go by.
+    failure(
+        sink, message == null || message.isBlank() ? cause.getClass().getSimpleName() : message);
+  }
+
+  /** Says, always, what a sink could not deliver in the end: the one loss nobody may miss. */
+  void lost(String sink, String what) {
+    err.println("kvprov telemetry: the " + sink + " sink lost " + what);
+    err.flush();
   }
 
   /** How many failures a sink has had. */

@@ -15,7 +15,6 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,9 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Writes kvprov records into a pool: each logical record, all its pieces, in one synchronous append
  * (forced to disk too when the pool was built with {@code syncWrites}), within the boot's record
- * budget. Failures go to the {@link FailureReporter}, never to the caller; a pool whose lock stays
- * held elsewhere costs the caller its lock timeout once, then only a brief wait per record until
- * the lock is free again.
+ * budget. Failures go to the {@link FailureReporter}, never to the caller.
+ *
+ * <p>A pool whose lock stays held elsewhere costs the whole boot the pool's lock timeout once
+ * ({@link LockWaits}), not a wait per record: records that find it locked wait in memory (within
+ * the record budget) and go in, in order, with the next write that gets the lock; at the flush that
+ * ends a run, they and the provisioning report get one more lock timeout. Nothing is lost unless
+ * the lock is held past all of that.
  */
 final class KvpSink {
   static final String NAME = "KVP";
@@ -39,44 +42,57 @@ final class KvpSink {
   /** The most a single logical record may take: 4 pieces. Longer texts are cut to fit. */
   static final int MAX_VALUE_BYTES = 4 * 1000;
 
-  private static final Duration BRIEF_LOCK_WAIT = Duration.ofMillis(100);
   private static final long DROP_RECORD_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   private final PoolFile pool;
-  private final PoolFile briefPool;
+  private final LockWaits waits;
   private final SpanRecords records;
   private final RecordBudget budget;
   private final FailureReporter failures;
   private final Set<String> startsWritten = ConcurrentHashMap.newKeySet();
   private final String droppedRecordId =
       "d" + Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-  private final AtomicBoolean contended = new AtomicBoolean();
   private final AtomicLong lastDropRecord = new AtomicLong(System.nanoTime());
   private final AtomicBoolean anyDropRecorded = new AtomicBoolean();
 
-  KvpSink(PoolFile pool, SpanRecords records, int recordBudget, FailureReporter failures) {
+  /** Records that found the pool locked, in order: the next write takes them along. */
+  private final List<KvpRecord> waiting = new ArrayList<>();
+
+  /** The report, when it found the pool locked: the flush writes it. */
+  private KvpRecord waitingReport;
+
+  private boolean lossReported;
+
+  KvpSink(
+      PoolFile pool,
+      LockWaits waits,
+      SpanRecords records,
+      int recordBudget,
+      FailureReporter failures) {
     this.pool = pool;
-    this.briefPool =
-        pool.lockTimeout().compareTo(BRIEF_LOCK_WAIT) > 0
-            ? pool.withLockTimeout(BRIEF_LOCK_WAIT)
-            : pool;
+    this.waits = waits;
     this.records = records;
     this.failures = failures;
-    this.budget = new RecordBudget(recordBudget, countOwnRecords(pool, failures));
+    this.budget = new RecordBudget(recordBudget, countOwnRecords(pool, waits, failures));
   }
 
   /** kvprov records already in the pool: an earlier run this boot spent part of the budget. */
-  private static int countOwnRecords(PoolFile pool, FailureReporter failures) {
+  private static int countOwnRecords(PoolFile pool, LockWaits waits, FailureReporter failures) {
     int[] count = new int[1];
     try {
-      pool.scan(
-          new PoolVisitor() {
-            @Override
-            public void entry(PoolEntry entry) {
-              if (KvpRecordFormat.isKvprovKey(entry.key())) {
-                count[0]++;
-              }
-            }
+      waits.run(
+          pool,
+          p -> {
+            p.scan(
+                new PoolVisitor() {
+                  @Override
+                  public void entry(PoolEntry entry) {
+                    if (KvpRecordFormat.isKvprovKey(entry.key())) {
+                      count[0]++;
+                    }
+                  }
+                });
+            return null;
           });
     } catch (NoSuchFileException e) {
       return 0;
@@ -90,15 +106,20 @@ final class KvpSink {
     return budget;
   }
 
-  /** What became of a record. Only a failure fails an export: dropping is the budget's policy. */
+  /**
+   * What became of a record. Only a failure fails an export: dropping is the budget's policy, and a
+   * record waiting for the lock is written later.
+   */
   enum Outcome {
     WRITTEN,
     DROPPED,
+    WAITING,
     FAILED
   }
 
   void spanStarted(SpanData span) {
-    if (write(records.start(span), RecordBudget.Priority.SPAN) == Outcome.WRITTEN) {
+    Outcome outcome = write(records.start(span), RecordBudget.Priority.SPAN);
+    if (outcome == Outcome.WRITTEN || outcome == Outcome.WAITING) {
       startsWritten.add(span.getSpanId());
     }
   }
@@ -122,20 +143,68 @@ final class KvpSink {
     return write(record, priority(record.level())) != Outcome.FAILED;
   }
 
-  /** Writes (replaces) the one provisioning report of this pool. */
-  boolean report(ProvisioningReport report) {
+  /**
+   * Writes (replaces) the one provisioning report of this pool; false if it could not be written
+   * now (a pool still locked: the flush tries again).
+   */
+  synchronized boolean report(ProvisioningReport report) {
     // Masked field by field before encoding: masking the CSV text afterwards would miss a secret
     // whose quotes were doubled, or one the shortening had cut in two.
-    return io(
-        () ->
-            pool.upsert(
-                new KvpRecord(REPORT_KEY, report.redacted(records.redactor()::redact).encode())));
+    KvpRecord record =
+        new KvpRecord(REPORT_KEY, report.redacted(records.redactor()::redact).encode());
+    waitingReport = null;
+    Outcome outcome = io(p -> p.upsert(record));
+    if (outcome == Outcome.WAITING) {
+      waitingReport = record;
+    }
+    return outcome == Outcome.WRITTEN;
   }
 
-  /** Records the drop counts (if anything was dropped) and forces the pool to disk. */
-  boolean flush() {
-    boolean ok = budget.droppedTotal() == 0 || writeDropCounts();
-    return io(pool::sync) && ok;
+  /**
+   * Writes what waited for the lock (with one more lock timeout, the first time), the drop counts
+   * (if anything was dropped), and forces the pool to disk.
+   */
+  synchronized boolean flush() {
+    if (!waiting.isEmpty() || waitingReport != null) {
+      waits.grantOnce();
+    }
+    boolean ok = writeWaiting();
+    if (waitingReport != null) {
+      KvpRecord report = waitingReport;
+      ok &= io(p -> p.upsert(report)) == Outcome.WRITTEN;
+      if (ok) {
+        waitingReport = null;
+      }
+    }
+    ok &= budget.droppedTotal() == 0 || writeDropCounts();
+    if (!waiting.isEmpty() || waitingReport != null) {
+      if (!lossReported) {
+        lossReported = true;
+        failures.lost(
+            NAME,
+            waiting.size()
+                + " record(s)"
+                + (waitingReport != null ? " and the provisioning report" : "")
+                + ": they could not be written, the pool "
+                + pool.path()
+                + " stayed locked by another writer");
+      }
+      return false;
+    }
+    return io(PoolFile::sync) == Outcome.WRITTEN && ok;
+  }
+
+  /** The records that waited for the lock, if any; false if they still wait. */
+  private boolean writeWaiting() {
+    if (waiting.isEmpty()) {
+      return true;
+    }
+    List<KvpRecord> batch = List.copyOf(waiting);
+    Outcome outcome = io(p -> p.append(batch));
+    if (outcome != Outcome.WAITING) {
+      waiting.clear(); // written, or failed for good (reported)
+    }
+    return outcome == Outcome.WRITTEN;
   }
 
   private static RecordBudget.Priority priority(KvprovRecord.Level level) {
@@ -166,44 +235,59 @@ final class KvpSink {
       }
       return Outcome.DROPPED;
     }
-    return io(() -> (contended.get() ? briefPool : pool).append(encoded))
-        ? Outcome.WRITTEN
-        : Outcome.FAILED;
+    return append(encoded);
+  }
+
+  /** Appends {@code encoded} after whatever waited for the lock, in one write. */
+  private synchronized Outcome append(List<KvpRecord> encoded) {
+    List<KvpRecord> batch = new ArrayList<>(waiting);
+    batch.addAll(encoded);
+    Outcome outcome = io(p -> p.append(batch));
+    waiting.clear();
+    if (outcome == Outcome.WAITING) {
+      waiting.addAll(batch);
+    }
+    return outcome;
   }
 
   private boolean writeDropCounts() {
     return io(
-        () -> {
-          for (KvpRecord record :
-              KvpRecordFormat.encode(records.dropped(droppedRecordId, budget.droppedSummary()))) {
-            pool.upsert(record);
-          }
-        });
+            p -> {
+              for (KvpRecord record :
+                  KvpRecordFormat.encode(
+                      records.dropped(droppedRecordId, budget.droppedSummary()))) {
+                p.upsert(record);
+              }
+            })
+        == Outcome.WRITTEN;
   }
 
   private interface PoolWork {
-    void run() throws IOException;
+    void run(PoolFile pool) throws IOException;
   }
 
   /**
    * Runs pool work for the caller without ever failing it: errors are reported once; an interrupted
    * caller (a step cancelled on timeout) still gets its record written, because an interrupt would
-   * close the file channel mid-write; a lock held elsewhere switches to brief waits until it is
-   * free again.
+   * close the file channel mid-write; a lock held elsewhere waits only what is left of the boot's
+   * lock wait ({@link LockWaits}), and says {@link Outcome#WAITING}.
    */
-  private boolean io(PoolWork work) {
+  private Outcome io(PoolWork work) {
     boolean interrupted = Thread.interrupted();
     try {
-      work.run();
-      contended.set(false);
-      return true;
+      waits.run(
+          pool,
+          p -> {
+            work.run(p);
+            return null;
+          });
+      return Outcome.WRITTEN;
     } catch (PoolLockTimeoutException e) {
-      contended.set(true);
       failures.failure(NAME, e);
-      return false;
+      return Outcome.WAITING;
     } catch (IOException | RuntimeException e) {
       failures.failure(NAME, e);
-      return false;
+      return Outcome.FAILED;
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -104,10 +104,11 @@ public final class KvpTelemetry implements AutoCloseable {
     SdkLoggerProviderBuilder logs =
         SdkLoggerProvider.builder().setClock(clock).setResource(resource);
     if (b.pool != null) {
+      LockWaits waits = new LockWaits(b.pool.lockTimeout());
       if (b.clearStalePool && b.bootClock != null) {
-        clearStale(b.pool, b.bootClock, failures);
+        clearStale(b.pool, waits, b.bootClock, failures);
       }
-      kvp = new KvpSink(b.pool, records, b.recordBudget, failures);
+      kvp = new KvpSink(b.pool, waits, records, b.recordBudget, failures);
       if (b.kvpDiagnostics) {
         traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
         traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
@@ -185,9 +186,10 @@ public final class KvpTelemetry implements AutoCloseable {
   }
 
   /** Empties (and archives, if the pool is set up for it) a pool left from an earlier boot. */
-  private static void clearStale(PoolFile pool, BootClock bootClock, FailureReporter failures) {
+  private static void clearStale(
+      PoolFile pool, LockWaits waits, BootClock bootClock, FailureReporter failures) {
     try {
-      pool.clearIfStale(bootClock.bootTime());
+      waits.run(pool, p -> p.clearIfStale(bootClock.bootTime()));
     } catch (IOException | RuntimeException e) {
       failures.failure(KvpSink.NAME, e);
     }

@@ -29,6 +29,7 @@ class KvpExportersTest {
   private KvpSink sink(PoolFile pool) {
     return new KvpSink(
         pool,
+        new LockWaits(pool.lockTimeout()),
         new SpanRecords(Harness.VM_ID, new Redactor(), null),
         300,
         new FailureReporter(harness.stderr));

@@ -9,6 +9,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -26,29 +27,34 @@ class SinkResilienceTest {
     harness = new Harness(dir);
   }
 
+  /** Holds the pool's locks (a scan that does not end) until {@code release} counts down. */
+  private Thread holder(CountDownLatch holding, CountDownLatch release) {
+    return new Thread(
+        () -> {
+          try {
+            harness.pool.scan(
+                entry -> {
+                  holding.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+  }
+
   @Test
-  void aPoolLockHeldElsewhere_costsTheCallerItsTimeoutOnce_thenOnlyBriefWaits() throws Exception {
+  void aPoolLockHeldElsewhere_costsTheBootItsTimeoutOnce_andTheRecordsWaitInOrder()
+      throws Exception {
     harness.pool.append(new KvpRecord("someone-else", "x"));
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
     CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try {
-                harness.pool.scan(
-                    entry -> {
-                      holding.countDown();
-                      try {
-                        release.await();
-                      } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                      }
-                    });
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+    Thread holder = holder(holding, release);
     try (KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
       holder.start();
@@ -60,16 +66,85 @@ class SinkResilienceTest {
       }
       long millis = (System.nanoTime() - started) / 1_000_000;
 
-      // One full 1 s wait, then 100 ms each: well under the 20 s that 20 full waits would take.
+      // The 1 s timeout once for the whole boot, then only tries: not 20 waits of any length.
       assertThat(millis).isLessThan(6_000);
       release.countDown();
       holder.join();
       telemetry.tracer().spanBuilder("after").startSpan().end();
     }
     assertThat(harness.stderr().split("the KVP sink failed", -1)).hasSize(2);
+    List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      names.addAll(List.of("step" + i, "step" + i));
+    }
+    names.addAll(List.of("after", "after"));
+    assertThat(harness.decoded()).extracting(r -> r.name().orElseThrow()).isEqualTo(names);
+  }
+
+  @Test
+  void aLockHeldThroughTheWholeRun_butFreedAtItsEnd_stillGetsEveryRecordAndTheReport()
+      throws Exception {
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(2));
+    harness.pool.append(new KvpRecord("someone-else", "x"));
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = holder(holding, release);
+    holder.start();
+    holding.await();
+    KvpTelemetry telemetry =
+        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build();
+    telemetry.tracer().spanBuilder("provision").startSpan().end();
+    telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
+    // The holder lets go while the run's end waits for it.
+    new Thread(
+            () -> {
+              try {
+                Thread.sleep(300);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              release.countDown();
+            })
+        .start();
+
+    telemetry.close();
+
+    holder.join();
     assertThat(harness.decoded())
         .extracting(r -> r.name().orElseThrow())
-        .containsExactly("after", "after");
+        .containsExactly("provision", "provision");
+    assertThat(harness.records())
+        .extracting(KvpRecord::key)
+        .contains("someone-else", "PROVISIONING_REPORT");
+  }
+
+  @Test
+  void aLockHeldPastTheEndOfTheRun_costsAtMostTwoTimeouts_andSaysWhatWasNotWritten()
+      throws Exception {
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
+    harness.pool.append(new KvpRecord("someone-else", "x"));
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = holder(holding, release);
+    holder.start();
+    holding.await();
+    long started = System.nanoTime();
+    try (KvpTelemetry telemetry =
+        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
+      for (int i = 0; i < 3; i++) {
+        telemetry.tracer().spanBuilder("step" + i).startSpan().end();
+      }
+      telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
+    }
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    release.countDown();
+    holder.join();
+
+    assertThat(millis).as("one timeout for the run, one for its end").isLessThan(10_000);
+    assertThat(harness.stderr())
+        .contains("the KVP sink lost 6 record(s) and the provisioning report: they could not be")
+        .contains("stayed locked by another writer");
+    assertThat(harness.records()).extracting(KvpRecord::key).containsExactly("someone-else");
   }
 
   @Test
