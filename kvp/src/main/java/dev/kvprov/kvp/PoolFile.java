@@ -145,7 +145,7 @@ public final class PoolFile {
     try (PoolLock lock = lockCreating(APPEND_OPTIONS)) {
       FileChannel channel = lock.channel();
       dropTornTail(channel);
-      writeFully(channel, ByteBuffer.wrap(batch), -1);
+      appendWhole(channel, batch);
       if (syncWrites) {
         channel.force(false);
       }
@@ -203,7 +203,7 @@ public final class PoolFile {
       long[] matches = findKey(channel, key);
       if (matches.length == 0) {
         dropTornTail(channel);
-        writeFully(channel, ByteBuffer.wrap(encoded), channel.size());
+        appendWhole(channel, encoded);
       } else {
         writeFully(channel, ByteBuffer.wrap(encoded), matches[0] * RECORD_SIZE);
         removeRecords(channel, Arrays.copyOfRange(matches, 1, matches.length));
@@ -244,8 +244,8 @@ public final class PoolFile {
   /**
    * Empties the pool if it was last written before {@code bootTime} (mtime ≤ boot time), so this
    * boot's records do not mix with an earlier boot's. With an archive configured, a non-empty pool
-   * is first copied there durably; if that copy fails, the pool is left untouched and the error
-   * thrown. All of it happens under the locks.
+   * is first copied there durably; if that copy fails (a full disk), the pool is emptied all the
+   * same and the result says why there is no copy. All of it happens under the locks.
    *
    * @throws IOException also when only the {@code fcntl} lock can be taken (see {@link
    *     #flockAvailable()})
@@ -257,20 +257,30 @@ public final class PoolFile {
       FileChannel channel = lock.channel();
       FileTime modified = Files.getLastModifiedTime(path);
       if (modified.toInstant().isAfter(bootTime)) {
-        return new StaleClearResult(StaleClearResult.Outcome.FRESH, 0, Optional.empty());
+        return new StaleClearResult(
+            StaleClearResult.Outcome.FRESH, 0, Optional.empty(), Optional.empty());
       }
       long size = channel.size();
       Optional<Path> archived = Optional.empty();
+      Optional<String> notArchived = Optional.empty();
       if (archive != null && size > 0) {
-        archived = Optional.of(archive.store(channel, size, label(), bootTime.getEpochSecond()));
+        try {
+          archived = Optional.of(archive.store(channel, size, label(), bootTime.getEpochSecond()));
+        } catch (IOException e) {
+          // A full or broken archive must not keep last boot's records in this boot's pool, where
+          // the host would read them as this boot's: they go without their copy, and it is said.
+          notArchived = Optional.of(IoErrors.describe(e));
+        }
       }
       // Emptying a non-empty file sets its mtime to now, so a second call this boot finds it fresh.
       // (Touching the mtime by path would open and close the file, dropping our fcntl lock.)
       channel.truncate(0);
       channel.force(true);
-      return new StaleClearResult(StaleClearResult.Outcome.CLEARED, size / RECORD_SIZE, archived);
+      return new StaleClearResult(
+          StaleClearResult.Outcome.CLEARED, size / RECORD_SIZE, archived, notArchived);
     } catch (NoSuchFileException e) {
-      return new StaleClearResult(StaleClearResult.Outcome.ABSENT, 0, Optional.empty());
+      return new StaleClearResult(
+          StaleClearResult.Outcome.ABSENT, 0, Optional.empty(), Optional.empty());
     }
   }
 
@@ -419,6 +429,24 @@ public final class PoolFile {
   }
 
   /** Writes all of {@code buffer}; at the end of an append channel when {@code position < 0}. */
+  /**
+   * Appends whole records or nothing: a write that fails part way (no space left, a quota) is cut
+   * back to where it began, so it leaves no torn record of ours for the next writer to follow.
+   */
+  private static void appendWhole(FileChannel channel, byte[] records) throws IOException {
+    long before = channel.size();
+    try {
+      writeFully(channel, ByteBuffer.wrap(records), before);
+    } catch (IOException e) {
+      try {
+        channel.truncate(before);
+      } catch (IOException cut) {
+        e.addSuppressed(cut);
+      }
+      throw e;
+    }
+  }
+
   private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
       throws IOException {
     while (buffer.hasRemaining()) {

@@ -12,8 +12,11 @@ import java.util.Optional;
  * @param recordsCleared how many whole records the cleared pool held (0 unless cleared)
  * @param archive where the cleared pool was copied first, when an archive is configured and the
  *     pool was not empty
+ * @param notArchived why the cleared pool has no copy although an archive is configured (it could
+ *     not be written)
  */
-public record StaleClearResult(Outcome outcome, long recordsCleared, Optional<Path> archive) {
+public record StaleClearResult(
+    Outcome outcome, long recordsCleared, Optional<Path> archive, Optional<String> notArchived) {
 
   /** What the pool looked like under the lock. */
   public enum Outcome {
@@ -28,5 +31,6 @@ public record StaleClearResult(Outcome outcome, long recordsCleared, Optional<Pa
   public StaleClearResult {
     requireNonNull(outcome, "outcome");
     requireNonNull(archive, "archive");
+    requireNonNull(notArchived, "notArchived");
   }
 }

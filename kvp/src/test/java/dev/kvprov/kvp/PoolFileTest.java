@@ -262,22 +262,31 @@ class PoolFileTest {
 
     assertThat(result)
         .isEqualTo(
-            new StaleClearResult(StaleClearResult.Outcome.CLEARED, 1, java.util.Optional.empty()));
+            new StaleClearResult(
+                StaleClearResult.Outcome.CLEARED,
+                1,
+                java.util.Optional.empty(),
+                java.util.Optional.empty()));
     assertThat(Files.size(pool.path())).isZero();
   }
 
   @Test
-  void clearIfStale_whenTheArchiveCannotBeWritten_leavesThePoolUntouched() throws IOException {
+  void clearIfStale_whenTheArchiveCannotBeWritten_stillEmptiesThePool_andSaysWhy()
+      throws IOException {
     Path blocker = dir.resolve("not-a-dir");
     Files.writeString(blocker, "a file where the archive directory should be");
     PoolFile pool = PoolFile.builder().directory(dir.resolve("hyperv")).archive(blocker, 5).build();
-    pool.append(records("precious"));
+    pool.append(records("last boot's"));
     Files.setLastModifiedTime(pool.path(), FileTime.from(Instant.ofEpochSecond(10)));
 
-    assertThatThrownBy(() -> pool.clearIfStale(Instant.ofEpochSecond(20)))
-        .isInstanceOf(IOException.class);
+    StaleClearResult result = pool.clearIfStale(Instant.ofEpochSecond(20));
 
-    assertThat(pool.read().records()).extracting(KvpRecord::key).containsExactly("precious");
+    // Last boot's records must not pass for this boot's in the pool the host reads.
+    assertThat(result.outcome()).isEqualTo(StaleClearResult.Outcome.CLEARED);
+    assertThat(result.archive()).isEmpty();
+    assertThat(result.notArchived())
+        .hasValueSatisfying(why -> assertThat(why).contains(blocker.toString()));
+    assertThat(pool.read().records()).isEmpty();
   }
 
   @Test

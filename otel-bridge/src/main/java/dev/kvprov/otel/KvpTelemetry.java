@@ -189,7 +189,15 @@ public final class KvpTelemetry implements AutoCloseable {
   private static void clearStale(
       PoolFile pool, LockWaits waits, BootClock bootClock, FailureReporter failures) {
     try {
-      waits.run(pool, p -> p.clearIfStale(bootClock.bootTime()));
+      waits
+          .run(pool, p -> p.clearIfStale(bootClock.bootTime()))
+          .notArchived()
+          .ifPresent(
+              why ->
+                  failures.failure(
+                      KvpSink.NAME,
+                      "the previous boot's records were cleared without their archive copy: "
+                          + why));
     } catch (IOException | RuntimeException e) {
       failures.failure(KvpSink.NAME, e);
     }

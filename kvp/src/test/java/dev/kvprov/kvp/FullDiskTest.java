@@ -1,0 +1,91 @@
+package dev.kvprov.kvp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.fixtures.FullFileSystem;
+import dev.kvprov.fixtures.FullFileSystem.Fullness;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writing a pool on a full file system: whole records or none, and last boot still cleared. */
+class FullDiskTest {
+  @TempDir Path dir;
+
+  @BeforeEach
+  void canMakeFullFileSystems() {
+    Optional<String> why = FullFileSystem.unavailable();
+    if (System.getenv("KVPROV_REQUIRE_FULL_DISK_TESTS") != null) {
+      assertThat(why).as("KVPROV_REQUIRE_FULL_DISK_TESTS is set").isEmpty();
+    }
+    Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
+  }
+
+  private static List<String> java(String... args) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                FullDiskMain.class.getName()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  private static List<String> run(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> lines =
+        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+            .lines()
+            .toList();
+    assertThat(process.waitFor()).as(String.join("\n", lines)).isZero();
+    return lines;
+  }
+
+  @Test
+  void aBatchThatRunsOutOfSpacePartWay_leavesNoTornRecord_andTheNextOneFits() throws Exception {
+    Path pools = Files.createDirectories(dir.resolve("hyperv"));
+    String pool = pools.resolve(".kvp_pool_1").toString();
+    // Three records (7,680 bytes) into one free page (4,096): the write stops part way.
+    List<String> script =
+        List.of("sh", "-c", "\"$@\" append \"$0\" 3; \"$@\" append \"$0\" 1", pool);
+    List<String> command = new ArrayList<>(script);
+    command.addAll(java().subList(0, 4));
+
+    List<String> out = run(FullFileSystem.around(pools, Fullness.ONE_PAGE_LEFT, command));
+
+    assertThat(out)
+        .containsExactly(
+            "failed: No space left on device",
+            "appended 1",
+            FullFileSystem.LISTING + ".kvp_pool_1 2560");
+  }
+
+  @Test
+  void aFullArchive_doesNotKeepLastBootsRecordsInThePool_andSaysSo() throws Exception {
+    Path pool = Files.createDirectories(dir.resolve("hyperv")).resolve(".kvp_pool_1");
+    PoolFile.builder().file(pool).build().append(PeerRecords.record("last-boot", 0));
+    Files.setLastModifiedTime(pool, FileTime.from(Instant.ofEpochSecond(1_000)));
+    Path archive = Files.createDirectories(dir.resolve("archive"));
+
+    List<String> out =
+        run(
+            FullFileSystem.around(
+                archive,
+                Fullness.NO_SPACE_NO_INODES,
+                java("clear", pool.toString(), archive.toString(), "2000")));
+
+    assertThat(out.get(0)).startsWith("CLEARED 1 ").contains("No space left on device");
+    assertThat(Files.size(pool)).isZero();
+  }
+}
