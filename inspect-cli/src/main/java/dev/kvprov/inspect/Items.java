@@ -86,8 +86,10 @@ final class Items implements PoolInput.PartVisitor {
 
   @Override
   public void problem(KvpProblem problem) {
-    if (problem.kind() == KvpProblem.Kind.EXPORT_ITEM_INVALID) {
-      // an export item that could not be read has no entry to carry it: it is an item of its own
+    if (problem.kind() == KvpProblem.Kind.EXPORT_ITEM_INVALID
+        || problem.kind() == KvpProblem.Kind.TORN_RECORD) {
+      // an export item that could not be read, or the bytes of a record cut short, have no entry
+      // to carry them: each is an item of its own
       if (azureInit != null) {
         emitAzureInit();
       }

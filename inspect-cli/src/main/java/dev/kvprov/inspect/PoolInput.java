@@ -213,8 +213,8 @@ final class PoolInput {
     switch (part.kind()) {
       case LIVE_POOL -> PoolFile.builder().file(part.path()).build().scan(visitor);
       case POOL_FILE -> {
-        try (InputStream in = Files.newInputStream(part.path())) {
-          RecordCodec.scan(in, visitor);
+        try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(part.path())) {
+          RecordCodec.scan(file, visitor);
         }
       }
       case STDIN_POOL -> RecordCodec.scan(stdin, visitor);

@@ -29,6 +29,11 @@ public record KvpProblem(long offset, int recordIndex, Kind kind, String detail)
     /** The file ends with fewer than 2560 bytes: a torn write. Readers ignore these bytes. */
     TRAILING_PARTIAL_RECORD,
     /**
+     * Part of a record, cut short by a writer that died, with whole records written after it: its
+     * bytes are passed over so that those records are read on their own grid.
+     */
+    TORN_RECORD,
+    /**
      * An item of a host-side export (CIM-XML) could not be read; {@code offset} is the character
      * offset of the item in the export.
      */

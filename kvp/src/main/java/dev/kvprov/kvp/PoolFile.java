@@ -64,7 +64,15 @@ public final class PoolFile {
   };
 
   private static final FileAttribute<?>[] NO_ATTRIBUTES = {};
-  private static final Set<OpenOption> APPEND_OPTIONS = Set.of(WRITE, APPEND, CREATE);
+
+  /**
+   * With both lock families held, the file is ours alone: it is opened to be read and written
+   * anywhere (part of a torn record is removed in place). With only the {@code fcntl} lock, a
+   * {@code flock} writer may append at the same time: then only O_APPEND keeps the two apart.
+   */
+  private static Set<OpenOption> appendOptions() {
+    return PoolLock.flockAvailable() ? Set.of(READ, WRITE, CREATE) : Set.of(WRITE, APPEND, CREATE);
+  }
 
   private final Path path;
   private final Duration lockTimeout;
@@ -127,9 +135,11 @@ public final class PoolFile {
   /**
    * Appends records as one batch: all are validated first (none is written if one is invalid), then
    * written with a single {@code write} under the locks. Creates the pool (mode 0600) and its
-   * directory if missing. A torn record left at the end by a writer that died mid-write is cut off
-   * first, so the batch starts on a record boundary (not when only the {@code fcntl} lock can be
-   * taken: then a torn tail may be a record still being written by a {@code flock} writer).
+   * directory if missing. Part of a record left by a writer that died mid-write is removed first,
+   * at the end or, with others' records after it, in the middle (they move up, none is lost), so
+   * the batch starts on a record boundary (not when only the {@code fcntl} lock can be taken: then
+   * a torn tail may be a record still being written by a {@code flock} writer). A write that fails
+   * part way (no space left) is cut back: it leaves no part of a record.
    *
    * @throws IllegalArgumentException if a record does not fit this pool's {@link KvpLimits}
    */
@@ -142,7 +152,7 @@ public final class PoolFile {
     for (int i = 0; i < records.size(); i++) {
       RecordCodec.encodeInto(records.get(i), limits, batch, i * RECORD_SIZE);
     }
-    try (PoolLock lock = lockCreating(APPEND_OPTIONS)) {
+    try (PoolLock lock = lockCreating(appendOptions())) {
       FileChannel channel = lock.channel();
       dropTornTail(channel);
       appendWhole(channel, batch);
@@ -168,7 +178,7 @@ public final class PoolFile {
   public void scan(PoolVisitor visitor) throws IOException {
     requireNonNull(visitor, "visitor");
     try (PoolLock lock = lock(Set.of(READ), NO_ATTRIBUTES, true)) {
-      new PoolScanner().scan(lock.channel(), visitor);
+      new PoolScanner().scan(lock.channel(), visitor, TornRecord.inTheMiddle(lock.channel()));
     }
   }
 
@@ -333,20 +343,40 @@ public final class PoolFile {
   }
 
   private void dropTornTail(FileChannel channel) throws IOException {
-    long size = channel.size();
-    long torn = size % RECORD_SIZE;
     // Only safe while holding flock too: otherwise the "torn" bytes may be a cloud-init record
     // that is being written right now, and cutting them would destroy it.
-    if (torn != 0 && PoolLock.flockAvailable()) {
-      channel.truncate(size - torn);
-      LOG.log(
-          Level.WARNING,
-          "kvp: {0} ended with a torn record ({1} bytes at offset {2}, left by a writer that died"
-              + " mid-write); cut it off so new records stay aligned",
-          path,
-          torn,
-          size - torn);
+    if (!PoolLock.flockAvailable()) {
+      return;
     }
+    Optional<TornRecord> torn = TornRecord.find(channel);
+    if (torn.isEmpty()) {
+      return;
+    }
+    long size = channel.size();
+    long at = torn.get().offset();
+    int length = torn.get().length();
+    if (at + length < size) {
+      // Others wrote after it: close the gap, so their records are on the grid again, all kept.
+      ByteBuffer moving = ByteBuffer.allocate(64 * RECORD_SIZE);
+      for (long from = at + length; from < size; ) {
+        moving.clear();
+        int n = channel.read(moving, from);
+        if (n <= 0) {
+          break;
+        }
+        moving.flip();
+        writeFully(channel, moving, from - length);
+        from += n;
+      }
+    }
+    channel.truncate(size - length);
+    LOG.log(
+        Level.WARNING,
+        "kvp: {0} held part of a record ({1} bytes at offset {2}, left by a writer that died"
+            + " mid-write); removed it so that every record is whole and on the grid",
+        path,
+        length,
+        at);
   }
 
   /** Indexes of the records whose key field holds {@code key}, ignoring ASCII case. */
@@ -438,10 +468,14 @@ public final class PoolFile {
     try {
       writeFully(channel, ByteBuffer.wrap(records), before);
     } catch (IOException e) {
-      try {
-        channel.truncate(before);
-      } catch (IOException cut) {
-        e.addSuppressed(cut);
+      // Only while the file is ours alone: without flock, the bytes past our start may be a
+      // cloud-init record appended meanwhile.
+      if (PoolLock.flockAvailable()) {
+        try {
+          channel.truncate(before);
+        } catch (IOException cut) {
+          e.addSuppressed(cut);
+        }
       }
       throw e;
     }

@@ -12,6 +12,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
+import java.util.Optional;
 
 /**
  * Streams records out of a channel through a fixed buffer, so memory stays flat for any pool size.
@@ -36,6 +37,17 @@ final class PoolScanner {
 
   /** Scans from the channel's position to its end. Returns the number of bytes read. */
   long scan(ReadableByteChannel channel, PoolVisitor visitor) throws IOException {
+    return scan(channel, visitor, Optional.empty());
+  }
+
+  /**
+   * Scans from the channel's position (offset 0) to its end, passing over {@code torn} (a record
+   * cut short in the middle of the file) with a problem, so the records after it are read whole.
+   */
+  long scan(ReadableByteChannel channel, PoolVisitor visitor, Optional<TornRecord> torn)
+      throws IOException {
+    long skipAt = torn.filter(t -> t.length() > 0).map(TornRecord::offset).orElse(-1L);
+    int skip = torn.map(TornRecord::length).orElse(0);
     long base = 0;
     int index = 0;
     int filled = 0;
@@ -47,13 +59,34 @@ final class PoolScanner {
           continue;
         }
       }
-      int whole = filled / RECORD_SIZE;
-      for (int r = 0; r < whole; r++) {
-        decodeRecord(buffer, r * RECORD_SIZE, index, base, visitor);
+      int pos = 0;
+      while (true) {
+        if (base == skipAt && filled - pos >= skip) {
+          report(
+              visitor,
+              new KvpProblem(
+                  base,
+                  index,
+                  KvpProblem.Kind.TORN_RECORD,
+                  "a record cut short ("
+                      + skip
+                      + " bytes, a writer died mid-write); the records after it are read from"
+                      + " offset "
+                      + (base + skip)));
+          pos += skip;
+          base += skip;
+          skipAt = -1;
+          continue;
+        }
+        if (filled - pos < RECORD_SIZE || base == skipAt) {
+          break;
+        }
+        decodeRecord(buffer, pos, index, base, visitor);
         index++;
+        pos += RECORD_SIZE;
         base += RECORD_SIZE;
       }
-      int rest = filled - whole * RECORD_SIZE;
+      int rest = filled - pos;
       if (n < 0) {
         if (rest > 0) {
           visitor.problem(
@@ -69,7 +102,7 @@ final class PoolScanner {
         }
         return base + rest;
       }
-      System.arraycopy(buffer, whole * RECORD_SIZE, buffer, 0, rest);
+      System.arraycopy(buffer, pos, buffer, 0, rest);
       filled = rest;
     }
   }

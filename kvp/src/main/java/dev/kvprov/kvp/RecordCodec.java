@@ -109,14 +109,30 @@ public final class RecordCodec {
   }
 
   /**
+   * Streams a pool file's records to {@code visitor}, like {@link #scan(java.io.InputStream,
+   * PoolVisitor)}; a record cut short in the middle of the file (a writer died, others appended
+   * after it) is passed over with a problem, so the records after it are read whole.
+   */
+  public static void scan(java.nio.channels.FileChannel file, PoolVisitor visitor)
+      throws IOException {
+    requireNonNull(file, "file");
+    requireNonNull(visitor, "visitor");
+    new PoolScanner().scan(file, visitor, TornRecord.inTheMiddle(file));
+  }
+
+  /**
    * Decodes a whole pool held in memory: every complete record, and a problem for each damaged
-   * field and for a trailing partial record.
+   * field, for a record cut short in the middle (passed over) and for a trailing partial record.
    */
   public static PoolSnapshot decode(byte[] pool) {
     requireNonNull(pool, "pool");
     PoolSnapshot.Collector collector = new PoolSnapshot.Collector();
     try {
-      new PoolScanner().scan(Channels.newChannel(new ByteArrayInputStream(pool)), collector);
+      new PoolScanner()
+          .scan(
+              Channels.newChannel(new ByteArrayInputStream(pool)),
+              collector,
+              TornRecord.find(pool).filter(t -> t.offset() + t.length() < pool.length));
     } catch (IOException e) {
       throw new UncheckedIOException("reading a byte array cannot fail", e);
     }

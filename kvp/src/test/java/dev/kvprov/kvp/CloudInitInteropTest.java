@@ -152,6 +152,45 @@ class CloudInitInteropTest {
     assertThat(keysAsCloudInitReadsThem(file)).containsExactlyElementsOf(keys);
   }
 
+  @Test
+  void ourRecordCutShort_thenCloudInitAppending_hidesNoneOfItsRecords_andOurNextWriteRealigns()
+      throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).build();
+    pool.append(PeerRecords.record("kvprov", 0));
+    // Killed mid-write: 1,536 bytes of the next record.
+    byte[] cut = RecordCodec.encode(PeerRecords.record("kvprov", 1), KvpLimits.WIRE);
+    Files.write(file, java.util.Arrays.copyOf(cut, 1536), java.nio.file.StandardOpenOption.APPEND);
+    try (Peers.Peer cloudInit =
+        Peers.start(
+            List.of(
+                Peers.PYTHON,
+                Fixtures.path(Fixtures.CLOUD_INIT_DRIVER).toString(),
+                "events",
+                distPackages.toString(),
+                file.toString(),
+                "5"))) {
+      cloudInit.expectLine("ready");
+      cloudInit.send("go");
+      cloudInit.awaitSuccess(120);
+    }
+
+    PoolSnapshot read = pool.read();
+    assertThat(read.entries()).hasSize(11).allMatch(PoolEntry::intact);
+    assertThat(read.entries().subList(1, 11)).allMatch(e -> e.key().startsWith("CLOUD_INIT|"));
+    assertThat(read.problems())
+        .extracting(KvpProblem::kind)
+        .containsExactly(KvpProblem.Kind.TORN_RECORD);
+
+    pool.append(PeerRecords.record("kvprov", 2));
+
+    List<String> keys = pool.read().entries().stream().map(PoolEntry::key).toList();
+    assertThat(pool.read().problems()).isEmpty();
+    assertThat(keys).hasSize(12).startsWith("kvprov|0").endsWith("kvprov|2");
+    // cloud-init's own reader, on the grid again, sees every record too.
+    assertThat(keysAsCloudInitReadsThem(file)).containsExactlyElementsOf(keys);
+  }
+
   private static List<String> keysAsCloudInitReadsThem(Path file) throws Exception {
     return driver("read", distPackages.toString(), file.toString());
   }
