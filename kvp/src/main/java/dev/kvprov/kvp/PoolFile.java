@@ -226,6 +226,33 @@ public final class PoolFile {
   }
 
   /**
+   * Rewrites, in place, the first record whose key is {@code key} (ignoring ASCII case) with {@code
+   * record}: the file does not grow, so this works on a full disk, where a slot taken earlier can
+   * be given to the record that matters most.
+   *
+   * @return false if no record has the key (nothing written)
+   */
+  public boolean replace(String key, KvpRecord record) throws IOException {
+    byte[] encoded = RecordCodec.encode(record, limits);
+    byte[] keyBytes = RecordCodec.keyBytes(key, KvpLimits.WIRE);
+    requireFlockToRewrite("replace");
+    try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
+      FileChannel channel = lock.channel();
+      long[] matches = findKey(channel, keyBytes);
+      if (matches.length == 0) {
+        return false;
+      }
+      writeFully(channel, ByteBuffer.wrap(encoded), matches[0] * RECORD_SIZE);
+      if (syncWrites) {
+        channel.force(false);
+      }
+      return true;
+    } catch (NoSuchFileException e) {
+      return false;
+    }
+  }
+
+  /**
    * Deletes every record whose key is {@code key} (ignoring ASCII case, as the host does); later
    * records move up to close the gap, as {@code hv_kvp_daemon} does, so the file stays a dense
    * array in the same order. The records are moved in place, because the daemon keeps the file

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -153,11 +154,51 @@ final class KvpSink {
     KvpRecord record =
         new KvpRecord(REPORT_KEY, report.redacted(records.redactor()::redact).encode());
     waitingReport = null;
-    Outcome outcome = io(p -> p.upsert(record));
+    Outcome outcome = io(p -> writeReport(p, record));
     if (outcome == Outcome.WAITING) {
       waitingReport = record;
     }
     return outcome == Outcome.WRITTEN;
+  }
+
+  /**
+   * The report in its own record; on a disk with no room left for it, over one of this run's own
+   * records in place (needing no new space): the report is the one record the platform reads.
+   */
+  private static void writeReport(PoolFile pool, KvpRecord report) throws IOException {
+    try {
+      pool.upsert(report);
+    } catch (PoolLockTimeoutException e) {
+      throw e;
+    } catch (IOException noRoom) {
+      Optional<String> spare = spareRecord(pool);
+      if (spare.isEmpty() || !pool.replace(spare.get(), report)) {
+        throw noRoom;
+      }
+    }
+  }
+
+  /**
+   * The key of a record of ours whose loss costs nothing: the start of a span that has ended (its
+   * end record says when it started too).
+   */
+  private static Optional<String> spareRecord(PoolFile pool) throws IOException {
+    List<KvpRecord> all = pool.read().records();
+    List<KvpRecordFormat.DecodedRecord> ours = KvpRecordFormat.decode(all).records();
+    Set<String> ended = new java.util.HashSet<>();
+    for (KvpRecordFormat.DecodedRecord r : ours) {
+      if (r.record().kind() == KvprovRecord.Kind.END) {
+        r.record().spanId().ifPresent(ended::add);
+      }
+    }
+    for (KvpRecordFormat.DecodedRecord r : ours) {
+      if (r.record().kind() == KvprovRecord.Kind.START
+          && r.recordIndexes().size() == 1
+          && r.record().spanId().filter(ended::contains).isPresent()) {
+        return Optional.of(all.get(r.recordIndexes().get(0)).key());
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -171,7 +212,7 @@ final class KvpSink {
     boolean ok = writeWaiting();
     if (waitingReport != null) {
       KvpRecord report = waitingReport;
-      ok &= io(p -> p.upsert(report)) == Outcome.WRITTEN;
+      ok &= io(p -> writeReport(p, report)) == Outcome.WRITTEN;
       if (ok) {
         waitingReport = null;
       }
