@@ -20,8 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,35 +94,17 @@ class ProvisionEndToEndTest {
         media.toString());
   }
 
-  /** Runs {@code command} to its end: its exit status and its output, both streams. */
-  private static Map.Entry<Integer, List<String>> run(List<String> command) throws Exception {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> lines =
-        new String(process.getInputStream().readAllBytes(), UTF_8).lines().toList();
-    return Map.entry(process.waitFor(), lines);
-  }
-
-  private static void assumeFullFileSystems() {
-    Optional<String> why = FullFileSystem.unavailable();
-    if (System.getenv("KVPROV_REQUIRE_FULL_DISK_TESTS") != null) {
-      assertThat(why).as("KVPROV_REQUIRE_FULL_DISK_TESTS is set").isEmpty();
-    }
-    Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
-  }
-
   @Test
   void aStateDirectoryWithNoRoomAtAll_isAWarning_theVmIsReportedReady_andTheNextBootIsHarmless()
       throws Exception {
-    assumeFullFileSystems();
+    FullFileSystem.assumeAvailable();
     Path state = Files.createDirectories(root.resolve("var/lib/kvprov"));
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
-      Map.Entry<Integer, List<String>> full =
-          run(
-              FullFileSystem.around(
-                  state, Fullness.NO_SPACE_NO_INODES, provisionCommand(simulator)));
+      FullFileSystem.Run full =
+          FullFileSystem.run(state, Fullness.NO_SPACE_NO_INODES, provisionCommand(simulator));
 
-      assertThat(full.getKey()).as(String.join("\n", full.getValue())).isZero();
-      assertThat(full.getValue()).noneMatch(l -> l.startsWith(FullFileSystem.LISTING));
+      assertThat(full.exit()).as(String.join("\n", full.lines())).isZero();
+      assertThat(full.listing()).isEmpty();
       assertThat(simulator.reports())
           .extracting(AzureSimulator.Report::body)
           .containsExactly("{\"state\":\"Ready\"}");
@@ -152,18 +132,14 @@ class ProvisionEndToEndTest {
 
   @Test
   void aStateDirectoryWithNoDataBlockLeft_stillGetsBothMarkers_empty() throws Exception {
-    assumeFullFileSystems();
+    FullFileSystem.assumeAvailable();
     Path state = Files.createDirectories(root.resolve("var/lib/kvprov"));
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
-      Map.Entry<Integer, List<String>> full =
-          run(FullFileSystem.around(state, Fullness.NO_SPACE, provisionCommand(simulator)));
+      FullFileSystem.Run full =
+          FullFileSystem.run(state, Fullness.NO_SPACE, provisionCommand(simulator));
 
-      assertThat(full.getKey()).as(String.join("\n", full.getValue())).isZero();
-      assertThat(full.getValue())
-          .filteredOn(l -> l.startsWith(FullFileSystem.LISTING))
-          .containsExactlyInAnyOrder(
-              FullFileSystem.LISTING + VM + ".provisioned 0",
-              FullFileSystem.LISTING + VM + ".ready 0");
+      assertThat(full.exit()).as(String.join("\n", full.lines())).isZero();
+      assertThat(full.listing()).containsExactlyInAnyOrder(VM + ".provisioned 0", VM + ".ready 0");
       assertThat(logs("WARN")).noneMatch(l -> l.contains("marker"));
     }
   }

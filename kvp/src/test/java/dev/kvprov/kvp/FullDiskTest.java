@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,11 +20,7 @@ class FullDiskTest {
 
   @BeforeEach
   void canMakeFullFileSystems() {
-    Optional<String> why = FullFileSystem.unavailable();
-    if (System.getenv("KVPROV_REQUIRE_FULL_DISK_TESTS") != null) {
-      assertThat(why).as("KVPROV_REQUIRE_FULL_DISK_TESTS is set").isEmpty();
-    }
-    Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
+    FullFileSystem.assumeAvailable();
   }
 
   private static List<String> java(String... args) {
@@ -42,14 +35,11 @@ class FullDiskTest {
     return command;
   }
 
-  private static List<String> run(List<String> command) throws Exception {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> lines =
-        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-            .lines()
-            .toList();
-    assertThat(process.waitFor()).as(String.join("\n", lines)).isZero();
-    return lines;
+  private static List<String> run(Path dir, Fullness fullness, List<String> command)
+      throws Exception {
+    FullFileSystem.Run run = FullFileSystem.run(dir, fullness, command);
+    assertThat(run.exit()).as(String.join("\n", run.lines())).isZero();
+    return run.lines();
   }
 
   @Test
@@ -62,7 +52,7 @@ class FullDiskTest {
     List<String> command = new ArrayList<>(script);
     command.addAll(java().subList(0, 4));
 
-    List<String> out = run(FullFileSystem.around(pools, Fullness.ONE_PAGE_LEFT, command));
+    List<String> out = run(pools, Fullness.ONE_PAGE_LEFT, command);
 
     assertThat(out)
         .containsExactly(
@@ -80,10 +70,9 @@ class FullDiskTest {
 
     List<String> out =
         run(
-            FullFileSystem.around(
-                archive,
-                Fullness.NO_SPACE_NO_INODES,
-                java("clear", pool.toString(), archive.toString(), "2000")));
+            archive,
+            Fullness.NO_SPACE_NO_INODES,
+            java("clear", pool.toString(), archive.toString(), "2000"));
 
     assertThat(out.get(0)).startsWith("CLEARED 1 ").contains("No space left on device");
     assertThat(Files.size(pool)).isZero();

@@ -149,11 +149,7 @@ class SinkResilienceTest {
 
   @Test
   void aPoolWhoseDiskFillsUp_stillGetsTheReport_overOneOfOurStartsThatEnded() throws Exception {
-    java.util.Optional<String> why = dev.kvprov.fixtures.FullFileSystem.unavailable();
-    if (System.getenv("KVPROV_REQUIRE_FULL_DISK_TESTS") != null) {
-      assertThat(why).as("KVPROV_REQUIRE_FULL_DISK_TESTS is set").isEmpty();
-    }
-    org.junit.jupiter.api.Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
+    dev.kvprov.fixtures.FullFileSystem.assumeAvailable();
     Path pools = java.nio.file.Files.createDirectories(dir.resolve("full"));
     List<String> command =
         List.of(
@@ -162,17 +158,11 @@ class SinkResilienceTest {
             System.getProperty("java.class.path"),
             FullPoolMain.class.getName(),
             pools.toString());
-    Process run =
-        new ProcessBuilder(
-                dev.kvprov.fixtures.FullFileSystem.around(
-                    pools, dev.kvprov.fixtures.FullFileSystem.Fullness.FOUR_PAGES_LEFT, command))
-            .redirectErrorStream(true)
-            .start();
-    List<String> out =
-        new String(run.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-            .lines()
-            .toList();
-    assertThat(run.waitFor()).as(String.join("\n", out)).isZero();
+    dev.kvprov.fixtures.FullFileSystem.Run run =
+        dev.kvprov.fixtures.FullFileSystem.run(
+            pools, dev.kvprov.fixtures.FullFileSystem.Fullness.FOUR_PAGES_LEFT, command);
+    List<String> out = run.lines();
+    assertThat(run.exit()).as(String.join("\n", out)).isZero();
 
     List<String> keys = out.stream().filter(l -> l.startsWith("key ")).toList();
     // Six records fitted; the report took the place of step.a's start (its end says it all).

@@ -40,6 +40,8 @@ public final class BoundedExchange {
     }
   }
 
+  private static final Duration CLIENT_TIMEOUT_LAG = Duration.ofSeconds(1);
+
   private BoundedExchange() {}
 
   /**
@@ -52,9 +54,15 @@ public final class BoundedExchange {
   public static Answer send(HttpClient http, HttpRequest request, int maxBodyBytes, Duration limit)
       throws IOException, InterruptedException {
     AtomicReference<CappedBody> body = new AtomicReference<>();
+    // The client's own timeout only backs this one up (it ends at the headers): a little later,
+    // so that the limit that ends an exchange is always this one, with its message.
+    HttpRequest backedUp =
+        HttpRequest.newBuilder(request, (name, value) -> true)
+            .timeout(limit.plus(CLIENT_TIMEOUT_LAG))
+            .build();
     CompletableFuture<HttpResponse<byte[]>> answer =
         http.sendAsync(
-            request,
+            backedUp,
             info -> {
               CappedBody subscriber = new CappedBody(maxBodyBytes + 1);
               body.set(subscriber);

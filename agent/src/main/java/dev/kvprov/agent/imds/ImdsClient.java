@@ -98,7 +98,7 @@ public final class ImdsClient {
       try (Scope ignored = span.makeCurrent()) {
         Duration limit = deadline.forAttempt(settings.readTimeout());
         HttpRequest request =
-            HttpRequest.newBuilder(uri()).header("Metadata", "true").timeout(limit).GET().build();
+            HttpRequest.newBuilder(uri()).header("Metadata", "true").GET().build();
         BoundedExchange.Answer answer = BoundedExchange.send(http, request, MAX_BODY_BYTES, limit);
         int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);

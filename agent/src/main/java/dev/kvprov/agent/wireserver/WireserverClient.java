@@ -250,9 +250,8 @@ public final class WireserverClient {
       Optional<Duration> retryAfter = Optional.empty();
       try (Scope ignored = span.makeCurrent()) {
         Duration limit = deadline.forAttempt(settings.readTimeout());
-        HttpRequest request =
-            HttpRequest.newBuilder(factory.create(), (n, v) -> true).timeout(limit).build();
-        BoundedExchange.Answer answer = BoundedExchange.send(http, request, MAX_BODY_BYTES, limit);
+        BoundedExchange.Answer answer =
+            BoundedExchange.send(http, factory.create(), MAX_BODY_BYTES, limit);
         int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
         if ((status >= 200 && status < 300) || (notFoundIsAnswer && status == 404)) {
