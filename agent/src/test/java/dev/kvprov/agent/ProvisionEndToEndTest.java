@@ -80,6 +80,10 @@ class ProvisionEndToEndTest {
 
   /** {@code kvprov provision} in a process of its own. */
   private List<String> provisionCommand(AzureSimulator simulator) throws Exception {
+    return provisionCommand(config(simulator, "", ""));
+  }
+
+  private List<String> provisionCommand(Path config) {
     return List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp",
@@ -89,7 +93,7 @@ class ProvisionEndToEndTest {
         "--root",
         root.toString(),
         "--config",
-        config(simulator, "", "").toString(),
+        config.toString(),
         "--media-dir",
         media.toString());
   }
@@ -431,18 +435,7 @@ class ProvisionEndToEndTest {
               + slow.wireserverEndpoint()
               + "\"\n");
       Process run =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  Main.class.getName(),
-                  "provision",
-                  "--root",
-                  root.toString(),
-                  "--config",
-                  config.toString(),
-                  "--media-dir",
-                  media.toString())
+          new ProcessBuilder(provisionCommand(config))
               .redirectErrorStream(true)
               .redirectOutput(dir.resolve("killed.log").toFile())
               .start();

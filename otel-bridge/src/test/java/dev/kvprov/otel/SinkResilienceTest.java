@@ -27,38 +27,43 @@ class SinkResilienceTest {
     harness = new Harness(dir);
   }
 
-  /** Holds the pool's locks (a scan that does not end) until {@code release} counts down. */
-  private Thread holder(CountDownLatch holding, CountDownLatch release) {
-    return new Thread(
-        () -> {
-          try {
-            harness.pool.scan(
-                entry -> {
-                  holding.countDown();
-                  try {
-                    release.await();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                });
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+  /**
+   * Another writer on the pool ("someone-else"), then a thread that holds the pool's locks (a scan
+   * that does not end) until {@code release} counts down; returns once the locks are held.
+   */
+  private Thread holdThePool(CountDownLatch release) throws Exception {
+    harness.pool.append(new KvpRecord("someone-else", "x"));
+    CountDownLatch holding = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try {
+                harness.pool.scan(
+                    entry -> {
+                      holding.countDown();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    });
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    holder.start();
+    holding.await();
+    return holder;
   }
 
   @Test
   void aPoolLockHeldElsewhere_costsTheBootItsTimeoutOnce_andTheRecordsWaitInOrder()
       throws Exception {
-    harness.pool.append(new KvpRecord("someone-else", "x"));
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
-    CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder = holder(holding, release);
     try (KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
-      holder.start();
-      holding.await();
+      Thread holder = holdThePool(release);
 
       long started = System.nanoTime();
       for (int i = 0; i < 10; i++) {
@@ -85,12 +90,8 @@ class SinkResilienceTest {
   void aLockHeldThroughTheWholeRun_butFreedAtItsEnd_stillGetsEveryRecordAndTheReport()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(2));
-    harness.pool.append(new KvpRecord("someone-else", "x"));
-    CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder = holder(holding, release);
-    holder.start();
-    holding.await();
+    Thread holder = holdThePool(release);
     KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build();
     telemetry.tracer().spanBuilder("provision").startSpan().end();
@@ -122,12 +123,8 @@ class SinkResilienceTest {
   void aLockHeldPastTheEndOfTheRun_costsAtMostTwoTimeouts_andSaysWhatWasNotWritten()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
-    harness.pool.append(new KvpRecord("someone-else", "x"));
-    CountDownLatch holding = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder = holder(holding, release);
-    holder.start();
-    holding.await();
+    Thread holder = holdThePool(release);
     long started = System.nanoTime();
     try (KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
