@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Attacks on a first boot, one case at a time or all of them: stalled and trickled answers, a long
+# Retry-After, a full state directory, a boot killed inside useradd, a pool lock held elsewhere, a
+# full pool directory, an image whose links lead out of it. Each case provisions a fresh demo root
+# against the simulator on loopback and prints one line of what happened (exit status, time, what
+# reached the platform and the pool, what was written where it must not be).
+#
+#   bench/adversarial.sh all                         every case, with this checkout's agent
+#   bench/adversarial.sh CASE [ARGS]                 one case: network SCENARIO [SIM OPTIONS],
+#                                                    full-state, useradd-crash, lock SECONDS,
+#                                                    full-pool, link PATH
+#   KVPROV_JAR=old/kvprov.jar bench/adversarial.sh all   the same attacks on another agent jar
+#
+# Needs root (real useradd, mount namespaces for the full disks) and python3. Writes nothing
+# outside temporary folders. The simulator and the demo root come from this checkout's jar.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+tool=$here/agent/target/kvprov.jar
+[[ -f $tool ]] || (cd "$here" && ./mvnw -q -B -ntp -pl agent -am package -DskipTests)
+agent=${KVPROV_JAR:-$tool}
+work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-adversarial.XXXXXX")
+sim=
+trap 'stop_sim; rm -rf "$work"' EXIT
+
+stop_sim() { [[ -n $sim ]] && kill "$sim" 2> /dev/null && wait "$sim" 2> /dev/null; sim=; }
+
+# A fresh demo root (nothing provisioned yet) and its media, in $w.
+fresh_root() {
+  w=$(mktemp -d "$work/case.XXXXXX")
+  java -jar "$tool" demo --scenario imds-down --dir "$w/demo" > /dev/null 2>&1
+  R=$w/demo/root
+  rm -rf "$R/var/lib/hyperv" "$R/var/lib/kvprov"
+  mkdir -p "$R/var/lib/hyperv" "$R/var/lib/kvprov"
+  provision_command=(java -jar "$agent" provision --root "$R" --config "$w/sim.toml"
+    --media-dir "$w/demo/media")
+}
+
+# The simulator with SIM OPTIONS, and $w/sim.toml pointing at it (read 3 s, budget 6 s).
+start_sim() {
+  java -jar "$tool" simulate "$@" > "$w/sim.out" 2>&1 &
+  sim=$!
+  for _ in $(seq 100); do grep -q '^\[wireserver\]' "$w/sim.out" 2> /dev/null && break; sleep 0.1; done
+  sed -n '/^\[imds\]/,$p' "$w/sim.out" |
+    sed 's/^endpoint = \(.*\)$/endpoint = \1\nread_timeout_secs = 3\ntotal_retry_timeout_secs = 6/' > "$w/sim.toml"
+}
+
+provision() {
+  "${provision_command[@]}"
+}
+
+# What the platform and the pool got.
+outcome() {
+  local platform pool
+  platform=$(grep -o '"state":"[A-Za-z]*"' "$w/sim.out" | tail -1)
+  pool=$(python3 - "$R/var/lib/hyperv/.kvp_pool_1" << 'EOF'
+import sys
+try:
+    d = open(sys.argv[1], "rb").read()
+except OSError:
+    print("no pool"); sys.exit()
+print("pool %d records, torn %d bytes, report %s" % (len(d) // 2560, len(d) % 2560,
+      "present" if b"PROVISIONING_REPORT" in d else "MISSING"))
+EOF
+  )
+  echo "platform ${platform:-got nothing}; $pool"
+}
+
+# Runs a command, its output discarded; prints its exit status and how long it took.
+timed() {
+  local start end status
+  start=$(date +%s.%N)
+  "$@" > /dev/null 2>&1
+  status=$?
+  end=$(date +%s.%N)
+  printf 'exit %d after %.1f s' "$status" "$(echo "$end - $start" | bc)"
+}
+
+case_network() {
+  fresh_root
+  start_sim --scenario "$@"
+  echo "network $*: $(timed timeout 300 "${provision_command[@]}"); $(outcome)"
+  stop_sim
+}
+
+case_full_state() {
+  fresh_root
+  start_sim --scenario ok
+  local result
+  result=$(unshare -m sh -c 'mount -t tmpfs -o size=64k,nr_inodes=64 full "$1" &&
+    dd if=/dev/zero of="$1/.fill" bs=4k 2> /dev/null; i=0
+    while touch "$1/.i$i" 2> /dev/null; do i=$((i+1)); done; shift; "$@"' sh \
+    "$R/var/lib/kvprov" "${provision_command[@]}" > /dev/null 2>&1; echo "exit $?")
+  echo "full state directory: $result; $(outcome)"
+  stop_sim
+}
+
+case_useradd_crash() {
+  fresh_root
+  start_sim --scenario ok
+  # useradd writes passwd, then shadow: a FIFO where the new shadow goes holds it in between.
+  mkfifo "$R/etc/shadow+"
+  setsid "${provision_command[@]}" > /dev/null 2>&1 &
+  local boot=$!
+  until grep -q '^azureuser:' "$R/etc/passwd"; do sleep 0.02; done
+  pkill -KILL -s "$(ps -o sid= -p "$boot" | tr -d ' ')"
+  wait "$boot" 2> /dev/null
+  rm -f "$R/etc/shadow+"
+  local runs=""
+  for run in 1 2; do
+    provision > /dev/null 2>&1
+    runs+=" $?"
+  done
+  echo "boot killed inside useradd: next runs exit$runs; keys $(wc -l < "$R/home/azureuser/.ssh/authorized_keys" 2> /dev/null || echo 0), locks left $(ls "$R"/etc/*.lock 2> /dev/null | wc -l); $(outcome)"
+  stop_sim
+}
+
+case_lock() {
+  fresh_root
+  start_sim --scenario ok
+  : > "$R/var/lib/hyperv/.kvp_pool_1"
+  python3 -c "
+import fcntl, sys, time
+f = open(sys.argv[1], 'rb'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True)
+time.sleep(float(sys.argv[2]))" "$R/var/lib/hyperv/.kvp_pool_1" "$1" > "$w/holder" &
+  local holder=$!
+  until grep -q held "$w/holder"; do sleep 0.05; done
+  local result
+  result=$(timed provision)
+  wait "$holder"
+  echo "pool flock held $1 s: $result; $(outcome)"
+  stop_sim
+}
+
+case_full_pool() {
+  fresh_root
+  start_sim --scenario ok
+  local result
+  # 16 KiB left where the pool is; the pool is read back inside the namespace, before it goes.
+  result=$(unshare -m sh -c 'mount -t tmpfs -o size=64k full "$1" &&
+    dd if=/dev/zero of="$1/.fill" bs=4k 2> /dev/null; truncate -s -16384 "$1/.fill"; d=$1; shift
+    "$@" > /dev/null 2> /dev/null; s=$?; cp "$d/.kvp_pool_1" "$d/../pool.copy" 2> /dev/null; echo "exit $s"' \
+    sh "$R/var/lib/hyperv" "${provision_command[@]}")
+  mv "$R/var/lib/pool.copy" "$R/var/lib/hyperv/.kvp_pool_1" 2> /dev/null
+  echo "pool directory with 16 KiB left: $result; $(outcome)"
+  stop_sim
+}
+
+case_link() {
+  fresh_root
+  start_sim --scenario ok
+  local outside=$w/outside
+  mkdir -p "$outside"
+  [[ -d $R/$1 ]] && cp -a "$R/$1/." "$outside/" 2> /dev/null
+  rm -rf "${R:?}/$1"
+  mkdir -p "$(dirname "$R/$1")"
+  ln -s "$outside" "$R/$1"
+  local before after
+  before=$(find "$outside" -type f | wc -l)
+  provision > /dev/null 2>&1
+  local status=$?
+  after=$(find "$outside" -type f | wc -l)
+  echo "image whose /$1 links out: exit $status; files outside the root $before before, $after after"
+  stop_sim
+}
+
+run_case() {
+  local name=$1
+  shift
+  case $name in
+    network) case_network "$@" ;;
+    full-state) case_full_state ;;
+    useradd-crash) case_useradd_crash ;;
+    lock) case_lock "$@" ;;
+    full-pool) case_full_pool ;;
+    link) case_link "$@" ;;
+    *) echo "unknown case: $name (see the top of $0)" >&2; return 2 ;;
+  esac
+}
+
+if [[ ${1:-} == all ]]; then
+  echo "agent: $agent"
+  run_case network imds-stalls --failures 1000
+  run_case network imds-trickles --failures 1000
+  run_case network wireserver-stalls --failures 1000
+  run_case network retry-after --retry-after 100000 --failures 1
+  run_case network retry-after --retry-after 301 --failures 1
+  run_case full-state
+  run_case useradd-crash
+  run_case lock 8
+  run_case lock 60
+  run_case full-pool
+  for link in home home/azureuser etc/sudoers.d etc/ssh; do run_case link "$link"; done
+elif [[ $# -gt 0 ]]; then
+  run_case "$@"
+else
+  sed -n '2,16p' "$0"
+  exit 2
+fi
