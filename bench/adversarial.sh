@@ -110,7 +110,7 @@ case_useradd_crash() {
     provision > /dev/null 2>&1
     runs+=" $?"
   done
-  echo "boot killed inside useradd: next runs exit$runs; keys $(wc -l < "$R/home/azureuser/.ssh/authorized_keys" 2> /dev/null || echo 0), locks left $(ls "$R"/etc/*.lock 2> /dev/null | wc -l); $(outcome)"
+  echo "boot killed inside useradd: next runs exit$runs; keys $(cat "$R/home/azureuser/.ssh/authorized_keys" 2> /dev/null | wc -l), locks left $(ls "$R"/etc/*.lock 2> /dev/null | wc -l); $(outcome)"
   stop_sim
 }
 
