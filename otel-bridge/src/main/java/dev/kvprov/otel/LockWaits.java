@@ -4,7 +4,6 @@ import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -57,10 +56,5 @@ final class LockWaits {
       granted = true;
       leftNanos.accumulateAndGet(perOperation.toNanos(), Math::max);
     }
-  }
-
-  /** What is left, for messages. */
-  long leftMillis() {
-    return TimeUnit.NANOSECONDS.toMillis(leftNanos.get());
   }
 }
