@@ -127,6 +127,11 @@ time.sleep(float(sys.argv[2]))" "$R/var/lib/hyperv/.kvp_pool_1" "$1" > "$w/holde
   local result
   result=$(timed provision)
   wait "$holder"
+  # What the run handed over is written by its background writer once the lock is free.
+  for _ in $(seq 100); do
+    grep -q 'late-records: ' "$R/var/lib/kvprov/late-records.log" 2> /dev/null && break
+    sleep 0.1
+  done
   echo "pool flock held $1 s: $result; $(outcome)"
   stop_sim
 }

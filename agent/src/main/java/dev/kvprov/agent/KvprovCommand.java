@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,
-      SimulateCommand.class
+      SimulateCommand.class,
+      LateRecordsCommand.class
     },
     footer = {
       "",

@@ -9,7 +9,10 @@ import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.KvprovRecord;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 
 /** The agent's telemetry, set up from its configuration (sinks, budget, archive, mirror level). */
 final class Telemetry {
@@ -24,21 +27,34 @@ final class Telemetry {
             .vmId(vmId)
             .stderr(err)
             .recordBudget(t.recordBudget());
+    Optional<Instant> bootTime = Optional.empty();
     try {
-      builder.bootClock(BootClock.read(root.isLive() ? root.path() : java.nio.file.Path.of("/")));
+      BootClock clock = BootClock.read(root.isLive() ? root.path() : Path.of("/"));
+      builder.bootClock(clock);
+      bootTime = Optional.of(clock.bootTime());
     } catch (IOException e) {
       err.println("kvprov: no boot clock: " + e.getMessage());
     }
+    Path archive = root.resolve(t.archiveDirectory().toString());
     // The pool always gets the PROVISIONING_REPORT (the platform reads it); the diagnostics
     // setting decides whether the trace goes there too.
     builder
         .kvp(
             PoolFile.builder()
                 .directory(root.resolve(t.kvpDirectory().toString()))
-                .archive(
-                    root.resolve(t.archiveDirectory().toString()), PoolFile.DEFAULT_ARCHIVE_KEEP)
+                .lockTimeout(t.kvpLockTimeout())
+                .archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP)
                 .build())
         .kvpDiagnostics(t.kvp());
+    if (!t.lateRecordsWait().isZero()) {
+      builder.lateRecordWriter(
+          new BackgroundPoolWriter(
+              t.lateRecordsWait(),
+              Optional.of(archive),
+              bootTime,
+              root.resolve(config.stateDirectory().toString()).resolve("late-records.log"),
+              System.getenv()));
+    }
     if (t.stderrLevel().equals("off")) {
       builder.noStderrMirror();
     } else {

@@ -9,6 +9,7 @@ import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
+import dev.kvprov.fixtures.HeldPool;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
@@ -132,6 +133,61 @@ class ProvisionEndToEndTest {
     assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
         .doesNotHaveDuplicates();
     assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+  }
+
+  @Test
+  void aPoolLockedPastTheWholeRun_endsTheRunAnyway_andTheReportLandsOnceTheLockIsFreed()
+      throws Exception {
+    PoolFile pool = PoolFile.open(Files.createDirectories(root.resolve("var/lib/hyperv")), 1);
+    pool.append(new KvpRecord("someone-else", "x"));
+    Path output = dir.resolve("provision.out");
+    Process run;
+    try (AzureSimulator simulator = AzureSimulator.builder().start();
+        HeldPool held = HeldPool.hold(pool.path())) {
+      Path config =
+          config(
+              simulator,
+              "",
+              "[telemetry]\nkvp_lock_timeout_secs = 1\nlate_records_wait_secs = 120\n");
+      ProcessBuilder builder =
+          new ProcessBuilder(provisionCommand(config))
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile());
+      builder.environment().remove("JOURNAL_STREAM");
+      run = builder.start();
+      assertThat(run.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+      // The run ended, Ready was sent, logins may start: the lock is still held.
+      assertThat(run.exitValue()).as(Files.readString(output)).isZero();
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+    }
+    List<String> lines = Files.readAllLines(output);
+    String handover =
+        lines.stream()
+            .filter(l -> l.contains("handed over late records"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(handover)
+        .matches(
+            "kvprov telemetry: the KVP sink handed over late records: the pool .*\\.kvp_pool_1"
+                + " stayed locked by another writer: \\d+ record\\(s\\) and the provisioning"
+                + " report go to a background writer \\(pid \\d+\\) that waits up to 120 s"
+                + " for the lock; it logs to .*/var/lib/kvprov/late-records.log");
+    assertThat(lines).noneMatch(l -> l.contains("lost"));
+
+    long writer = Long.parseLong(handover.replaceAll(".*\\(pid (\\d+)\\).*", "$1"));
+    ProcessHandle.of(writer)
+        .ifPresent(p -> p.onExit().orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join());
+    assertThat(report().isSuccess()).isTrue();
+    assertThat(pool().get(0).key()).isEqualTo("someone-else");
+    assertThat(spanNames())
+        .contains("provision", "provision.user", "provision.ssh_keys", "wireserver.report");
+    assertThat(Files.readString(root.resolve("var/lib/kvprov/late-records.log")))
+        .contains("kvprov late-records: wrote ")
+        .contains(" record(s) and the provisioning report to ");
+    assertNoCanary();
   }
 
   @Test

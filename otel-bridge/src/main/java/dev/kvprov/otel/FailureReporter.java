@@ -45,6 +45,12 @@ final class FailureReporter {
     err.flush();
   }
 
+  /** Says, always, that what a sink could not deliver went to someone who will. */
+  void handedOver(String sink, String what) {
+    err.println("kvprov telemetry: the " + sink + " sink handed over late records: " + what);
+    err.flush();
+  }
+
   /** How many failures a sink has had. */
   long count(String sink) {
     AtomicLong count = failures.get(sink);

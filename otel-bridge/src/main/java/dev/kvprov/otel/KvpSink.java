@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link LockWaits}), not a wait per record: records that find it locked wait in memory (within
  * the record budget) and go in, in order, with the next write that gets the lock; at the flush that
  * ends a run, they and the provisioning report get one more lock timeout. Nothing is lost unless
- * the lock is held past all of that.
+ * the lock is held past all of that, and then not if a {@link LateRecordWriter} takes them over.
  */
 final class KvpSink {
   static final String NAME = "KVP";
@@ -62,15 +62,20 @@ final class KvpSink {
   /** The report, when it found the pool locked: the flush writes it. */
   private KvpRecord waitingReport;
 
-  private boolean lossReported;
+  /** The drop counts, when their last write found the pool locked. */
+  private boolean dropCountsWaiting;
+
+  private final LateRecordWriter lateWriter;
 
   KvpSink(
       PoolFile pool,
       LockWaits waits,
       SpanRecords records,
       int recordBudget,
-      FailureReporter failures) {
+      FailureReporter failures,
+      LateRecordWriter lateWriter) {
     this.pool = pool;
+    this.lateWriter = lateWriter;
     this.waits = waits;
     this.records = records;
     this.failures = failures;
@@ -203,7 +208,7 @@ final class KvpSink {
 
   /**
    * Writes what waited for the lock (with one more lock timeout, the first time), the drop counts
-   * (if anything was dropped), and forces the pool to disk.
+   * (if anything was dropped), and forces the pool to disk; false if something still waits.
    */
   synchronized boolean flush() {
     if (!waiting.isEmpty() || waitingReport != null) {
@@ -212,27 +217,56 @@ final class KvpSink {
     boolean ok = writeWaiting();
     if (waitingReport != null) {
       KvpRecord report = waitingReport;
-      ok &= io(p -> writeReport(p, report)) == Outcome.WRITTEN;
-      if (ok) {
+      if (io(p -> writeReport(p, report)) == Outcome.WRITTEN) {
         waitingReport = null;
+      } else {
+        ok = false;
       }
     }
-    ok &= budget.droppedTotal() == 0 || writeDropCounts();
+    dropCountsWaiting = budget.droppedTotal() > 0 && !writeDropCounts();
+    ok &= !dropCountsWaiting;
     if (!waiting.isEmpty() || waitingReport != null) {
-      if (!lossReported) {
-        lossReported = true;
-        failures.lost(
-            NAME,
-            waiting.size()
-                + " record(s)"
-                + (waitingReport != null ? " and the provisioning report" : "")
-                + ": they could not be written, the pool "
-                + pool.path()
-                + " stayed locked by another writer");
-      }
       return false;
     }
     return io(PoolFile::sync) == Outcome.WRITTEN && ok;
+  }
+
+  /**
+   * Ends the sink: a last {@link #flush}, then what still waits for the lock goes to the {@link
+   * LateRecordWriter}, or is reported lost. Either way, stderr says so in one line.
+   */
+  synchronized void close() {
+    if (flush() || (waiting.isEmpty() && waitingReport == null)) {
+      return;
+    }
+    List<KvpRecord> appends = List.copyOf(waiting);
+    List<KvpRecord> upserts = new ArrayList<>();
+    if (waitingReport != null) {
+      upserts.add(waitingReport);
+    }
+    if (dropCountsWaiting) {
+      upserts.addAll(
+          KvpRecordFormat.encode(records.dropped(droppedRecordId, budget.droppedSummary())));
+    }
+    String what =
+        appends.size()
+            + " record(s)"
+            + (waitingReport != null ? " and the provisioning report" : "");
+    waiting.clear();
+    waitingReport = null;
+    String locked = "the pool " + pool.path() + " stayed locked by another writer";
+    if (lateWriter != null) {
+      try {
+        String who = lateWriter.takeOver(pool, appends, upserts);
+        failures.handedOver(NAME, locked + ": " + what + " go to " + who);
+        return;
+      } catch (IOException | RuntimeException e) {
+        failures.lost(
+            NAME, what + ": " + locked + ", and no late writer started (" + e.getMessage() + ")");
+        return;
+      }
+    }
+    failures.lost(NAME, what + ": they could not be written, " + locked);
   }
 
   /** The records that waited for the lock, if any; false if they still wait. */

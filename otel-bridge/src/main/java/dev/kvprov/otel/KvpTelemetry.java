@@ -108,7 +108,7 @@ public final class KvpTelemetry implements AutoCloseable {
       if (b.clearStalePool && b.bootClock != null) {
         clearStale(b.pool, waits, b.bootClock, failures);
       }
-      kvp = new KvpSink(b.pool, waits, records, b.recordBudget, failures);
+      kvp = new KvpSink(b.pool, waits, records, b.recordBudget, failures, b.lateRecordWriter);
       if (b.kvpDiagnostics) {
         traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
         traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
@@ -335,6 +335,11 @@ public final class KvpTelemetry implements AutoCloseable {
     results.add(sdk.getSdkTracerProvider().shutdown());
     results.add(sdk.getSdkLoggerProvider().shutdown());
     CompletableResultCode.ofAll(results).join(closeTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+    if (kvp != null) {
+      // After the exporters' own flushes: the report is written even with diagnostics off, and
+      // what the pool's lock still keeps out is handed over or reported lost.
+      kvp.close();
+    }
     if (!otlpPending.isEmpty()) {
       failures.failure(
           OTLP,
@@ -364,6 +369,7 @@ public final class KvpTelemetry implements AutoCloseable {
     private Duration otlpTimeout = Duration.ofSeconds(2);
     private boolean shutdownHook = true;
     private boolean clearStalePool = true;
+    private LateRecordWriter lateRecordWriter;
     private final List<String> secrets = new ArrayList<>();
 
     private Builder() {}
@@ -459,6 +465,15 @@ public final class KvpTelemetry implements AutoCloseable {
         throw new IllegalArgumentException("otlpTimeout must be positive: " + timeout);
       }
       this.otlpTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Who takes over the records, and the report, that a pool lock held elsewhere keeps out of the
+     * pool until the end of the run (default: nobody; they are reported lost on stderr).
+     */
+    public Builder lateRecordWriter(LateRecordWriter writer) {
+      this.lateRecordWriter = requireNonNull(writer, "writer");
       return this;
     }
 

@@ -32,7 +32,8 @@ class KvpExportersTest {
         new LockWaits(pool.lockTimeout()),
         new SpanRecords(Harness.VM_ID, new Redactor(), null),
         300,
-        new FailureReporter(harness.stderr));
+        new FailureReporter(harness.stderr),
+        null);
   }
 
   /** A real ended span, made by the SDK. */

@@ -2,6 +2,7 @@ package dev.kvprov.otel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.HeldPool;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import io.opentelemetry.api.logs.Severity;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,43 +27,19 @@ class SinkResilienceTest {
     harness = new Harness(dir);
   }
 
-  /**
-   * Another writer on the pool ("someone-else"), then a thread that holds the pool's locks (a scan
-   * that does not end) until {@code release} counts down; returns once the locks are held.
-   */
-  private Thread holdThePool(CountDownLatch release) throws Exception {
+  /** Another writer's record ("someone-else"), then another process holding the pool's locks. */
+  private HeldPool holdThePool() throws Exception {
     harness.pool.append(new KvpRecord("someone-else", "x"));
-    CountDownLatch holding = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try {
-                harness.pool.scan(
-                    entry -> {
-                      holding.countDown();
-                      try {
-                        release.await();
-                      } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                      }
-                    });
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
-    holder.start();
-    holding.await();
-    return holder;
+    return HeldPool.hold(harness.pool.path());
   }
 
   @Test
   void aPoolLockHeldElsewhere_costsTheBootItsTimeoutOnce_andTheRecordsWaitInOrder()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
-    CountDownLatch release = new CountDownLatch(1);
     try (KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
-      Thread holder = holdThePool(release);
+      HeldPool held = holdThePool();
 
       long started = System.nanoTime();
       for (int i = 0; i < 10; i++) {
@@ -73,8 +49,7 @@ class SinkResilienceTest {
 
       // The 1 s timeout once for the whole boot, then only tries: not 20 waits of any length.
       assertThat(millis).isLessThan(6_000);
-      release.countDown();
-      holder.join();
+      held.release();
       telemetry.tracer().spanBuilder("after").startSpan().end();
     }
     assertThat(harness.stderr().split("the KVP sink failed", -1)).hasSize(2);
@@ -90,8 +65,7 @@ class SinkResilienceTest {
   void aLockHeldThroughTheWholeRun_butFreedAtItsEnd_stillGetsEveryRecordAndTheReport()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(2));
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder = holdThePool(release);
+    HeldPool held = holdThePool();
     KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build();
     telemetry.tracer().spanBuilder("provision").startSpan().end();
@@ -101,16 +75,15 @@ class SinkResilienceTest {
             () -> {
               try {
                 Thread.sleep(300);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                held.release();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
               }
-              release.countDown();
             })
         .start();
 
     telemetry.close();
 
-    holder.join();
     assertThat(harness.decoded())
         .extracting(r -> r.name().orElseThrow())
         .containsExactly("provision", "provision");
@@ -123,8 +96,7 @@ class SinkResilienceTest {
   void aLockHeldPastTheEndOfTheRun_costsAtMostTwoTimeouts_andSaysWhatWasNotWritten()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder = holdThePool(release);
+    HeldPool held = holdThePool();
     long started = System.nanoTime();
     try (KvpTelemetry telemetry =
         harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
@@ -134,14 +106,109 @@ class SinkResilienceTest {
       telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
-    release.countDown();
-    holder.join();
+    held.release();
 
     assertThat(millis).as("one timeout for the run, one for its end").isLessThan(10_000);
     assertThat(harness.stderr())
         .contains("the KVP sink lost 6 record(s) and the provisioning report: they could not be")
         .contains("stayed locked by another writer");
     assertThat(harness.records()).extracting(KvpRecord::key).containsExactly("someone-else");
+  }
+
+  @Test
+  void aLockHeldPastTheEndOfTheRun_handsEveryRecordAndTheReportToTheLateWriter_inOrder()
+      throws Exception {
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
+    HeldPool held = holdThePool();
+    List<KvpRecord> appended = new java.util.ArrayList<>();
+    List<KvpRecord> upserted = new java.util.ArrayList<>();
+    try (KvpTelemetry telemetry =
+        harness
+            .telemetry()
+            .kvp(slowPool)
+            .clearStalePool(false)
+            .noStderrMirror()
+            .lateRecordWriter(
+                (pool, appends, upserts) -> {
+                  assertThat(pool.path()).isEqualTo(slowPool.path());
+                  appended.addAll(appends);
+                  upserted.addAll(upserts);
+                  return "the test's writer";
+                })
+            .build()) {
+      for (int i = 0; i < 3; i++) {
+        telemetry.tracer().spanBuilder("step" + i).startSpan().end();
+      }
+      telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
+    }
+    held.release();
+
+    assertThat(KvpRecordFormat.decode(appended).records())
+        .extracting(r -> r.record().kind() + " " + r.record().name().orElseThrow())
+        .containsExactly(
+            "START step0", "END step0", "START step1", "END step1", "START step2", "END step2");
+    assertThat(upserted).extracting(KvpRecord::key).containsExactly("PROVISIONING_REPORT");
+    assertThat(ProvisioningReport.parse(upserted.get(0).value()).isSuccess()).isTrue();
+    assertThat(harness.stderr())
+        .contains(
+            "the KVP sink handed over late records: the pool "
+                + slowPool.path()
+                + " stayed locked by another writer: 6 record(s) and the provisioning report go"
+                + " to the test's writer")
+        .doesNotContain("lost");
+    assertThat(harness.records()).extracting(KvpRecord::key).containsExactly("someone-else");
+  }
+
+  @Test
+  void aLateWriterThatCannotStart_leavesTheLossSaidInOneLine() throws Exception {
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofMillis(300));
+    HeldPool held = holdThePool();
+    try (KvpTelemetry telemetry =
+        harness
+            .telemetry()
+            .kvp(slowPool)
+            .clearStalePool(false)
+            .noStderrMirror()
+            .lateRecordWriter(
+                (pool, appends, upserts) -> {
+                  throw new java.io.IOException("no java to start");
+                })
+            .build()) {
+      telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
+    }
+    held.release();
+
+    assertThat(harness.stderr())
+        .contains(
+            "the KVP sink lost 0 record(s) and the provisioning report: the pool "
+                + slowPool.path()
+                + " stayed locked by another writer, and no late writer started (no java to"
+                + " start)");
+  }
+
+  @Test
+  void withDiagnosticsOff_aReportThatFoundThePoolLocked_isStillWrittenAtTheEnd() throws Exception {
+    PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofMillis(300));
+    HeldPool held = holdThePool();
+    KvpTelemetry telemetry =
+        harness
+            .telemetry()
+            .kvp(slowPool)
+            .kvpDiagnostics(false)
+            .clearStalePool(false)
+            .noStderrMirror()
+            .build();
+    assertThat(
+            telemetry.report(
+                ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH)))
+        .isFalse();
+    held.release();
+
+    telemetry.close();
+
+    assertThat(harness.records())
+        .extracting(KvpRecord::key)
+        .containsExactly("someone-else", "PROVISIONING_REPORT");
   }
 
   @Test

@@ -58,7 +58,9 @@ public final class AgentConfig {
       int recordBudget,
       Path archiveDirectory,
       String stderrLevel,
-      String otlpEndpoint) {}
+      String otlpEndpoint,
+      Duration kvpLockTimeout,
+      Duration lateRecordsWait) {}
 
   public Imds imds() {
     return new Imds(
@@ -85,7 +87,9 @@ public final class AgentConfig {
         (int) (long) (Long) value(ConfigKey.TELEMETRY_RECORD_BUDGET),
         Path.of(string(ConfigKey.TELEMETRY_ARCHIVE_DIRECTORY)),
         string(ConfigKey.TELEMETRY_STDERR_LEVEL),
-        string(ConfigKey.TELEMETRY_OTLP_ENDPOINT));
+        string(ConfigKey.TELEMETRY_OTLP_ENDPOINT),
+        seconds(ConfigKey.TELEMETRY_KVP_LOCK_TIMEOUT),
+        seconds(ConfigKey.TELEMETRY_LATE_RECORDS_WAIT));
   }
 
   public boolean mediaEnabled() {

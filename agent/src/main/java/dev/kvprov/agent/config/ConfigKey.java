@@ -47,6 +47,8 @@ enum ConfigKey {
   TELEMETRY_STDERR_LEVEL(
       "telemetry.stderr_level", Type.choice("debug", "info", "warn", "error", "off"), "info"),
   TELEMETRY_OTLP_ENDPOINT("telemetry.otlp_endpoint", Type.STRING, ""),
+  TELEMETRY_KVP_LOCK_TIMEOUT("telemetry.kvp_lock_timeout_secs", Type.SECONDS, 5.0),
+  TELEMETRY_LATE_RECORDS_WAIT("telemetry.late_records_wait_secs", Type.SECONDS, 600.0),
   STATE_DIRECTORY("state.directory", Type.STRING, "/var/lib/kvprov");
 
   final String key;
