@@ -66,6 +66,12 @@ final class DoctorCommand implements Callable<Integer> {
   record Finding(String source, String kind, int record, long offset, String message) {}
 
   /**
+   * A finding that is no finding when its record is a piece of a whole item together with record
+   * {@code pieceOf} (itself, for a piece's invalid UTF-8; the earlier record, for a repeated key).
+   */
+  private record PieceFinding(Finding finding, int pieceOf) {}
+
+  /**
    * Findings listed per file, and records whose keys are compared for duplicates: past these, a
    * damaged or huge input (gigabytes of noise) is summed up, so memory stays bounded.
    */
@@ -101,23 +107,61 @@ final class DoctorCommand implements Callable<Integer> {
             unlisted[0]++;
           }
         };
+    // A writer may cut one value into pieces under one key (azure-init) or between the bytes of
+    // one character: that is its format, not damage. Such findings wait until the pieces are
+    // joined into their item, and go only if the item is not whole.
+    Map<Integer, List<PieceFinding>> waiting = new HashMap<>();
+    Items items =
+        new Items(
+            item -> {
+              boolean whole = item.records().size() > 1 && item.problems().isEmpty();
+              for (int record : item.records()) {
+                for (PieceFinding f : waiting.getOrDefault(record, List.of())) {
+                  if (!whole || !item.records().contains(f.pieceOf())) {
+                    add.accept(f.finding());
+                  }
+                }
+                waiting.remove(record);
+              }
+            });
+    java.util.function.BiConsumer<Integer, PieceFinding> wait =
+        (record, f) -> {
+          if (waiting.size() < Items.MAX_HELD * 4) {
+            waiting.computeIfAbsent(record, r -> new ArrayList<>()).add(f);
+          } else {
+            add.accept(f.finding());
+          }
+        };
     return new PoolInput.PartVisitor() {
       @Override
       public void problem(KvpProblem p) {
-        add.accept(
+        Finding finding =
             new Finding(
                 source,
                 p.kind().name().toLowerCase(Locale.ROOT),
                 p.recordIndex(),
                 p.offset(),
-                p.detail()));
+                p.detail());
+        if (p.kind() == KvpProblem.Kind.VALUE_INVALID_UTF8) {
+          wait.accept(p.recordIndex(), new PieceFinding(finding, p.recordIndex()));
+        } else {
+          add.accept(finding);
+        }
+        items.problem(p);
       }
 
       @Override
       public void entry(PoolEntry e) {
+        entry(e, java.nio.ByteBuffer.wrap(e.value().getBytes(UTF_8)));
+      }
+
+      @Override
+      public void entry(PoolEntry e, java.nio.ByteBuffer value) {
         count[0]++;
         int keyBytes = e.key().getBytes(UTF_8).length;
-        int valueBytes = e.value().getBytes(UTF_8).length;
+        // As stored: a value cut inside a character is as long as its bytes, not its
+        // replacement characters.
+        int valueBytes = value.remaining();
         if (keyBytes > KvpLimits.HOST_SAFE.maxKeyBytes()) {
           add.accept(
               new Finding(
@@ -141,21 +185,27 @@ final class DoctorCommand implements Callable<Integer> {
                 ? keysFolded.putIfAbsent(e.key().toLowerCase(Locale.ROOT), e.index())
                 : keysFolded.get(e.key().toLowerCase(Locale.ROOT));
         if (earlier != null) {
-          add.accept(
-              new Finding(
-                  source,
-                  "duplicate_key",
-                  e.index(),
-                  e.offset(),
-                  "the key repeats record "
-                      + earlier
-                      + "'s (ignoring case): the host shows one of them"));
+          wait.accept(
+              e.index(),
+              new PieceFinding(
+                  new Finding(
+                      source,
+                      "duplicate_key",
+                      e.index(),
+                      e.offset(),
+                      "the key repeats record "
+                          + earlier
+                          + "'s (ignoring case): the host shows one of them"),
+                  earlier));
         }
+        items.entry(e, value);
       }
 
       /** What the whole file tells, once it has been read. */
       @Override
       public void finish() {
+        items.finish();
+        waiting.values().forEach(fs -> fs.forEach(f -> add.accept(f.finding())));
         findings.addAll(listed);
         if (unlisted[0] > 0) {
           findings.add(

@@ -1,0 +1,126 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvprovRecord;
+import dev.kvprov.otel.ProvisioningReport;
+import io.opentelemetry.api.common.Attributes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * No false findings: a pool that every writer filled the way it writes — kvprov's split records,
+ * cloud-init's chunked events, azure-init's values cut every 1,022 bytes (inside a character, when
+ * that is where the cut falls), the report — is healthy, whatever the texts and the order.
+ */
+class HealthyPoolsPropertiesTest {
+
+  /**
+   * One writer's turn at the pool: its records' key and value bytes, in its own order; none for
+   * cloud-init's (the fixture, written by its real handler).
+   */
+  private record Turn(List<byte[][]> records) {
+    static Turn of(List<KvpRecord> records) {
+      return new Turn(
+          records.stream()
+              .map(r -> new byte[][] {r.key().getBytes(UTF_8), r.value().getBytes(UTF_8)})
+              .toList());
+    }
+  }
+
+  @Property(tries = 60)
+  void aPoolOfEveryWritersValidRecords_isHealthy(@ForAll("pools") List<Turn> turns)
+      throws Exception {
+    RawPool raw = new RawPool();
+    boolean cloudInit = false;
+    for (Turn turn : turns) {
+      boolean fixture = turn.records().isEmpty();
+      if (fixture && !cloudInit) {
+        raw.addBytes(Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+        cloudInit = true;
+      }
+      for (byte[][] r : turn.records()) {
+        raw.add(r[0], r[1]);
+      }
+    }
+    raw.add(
+        "PROVISIONING_REPORT",
+        ProvisioningReport.success("kvprov/test", "vm", Instant.EPOCH).encode());
+    Path pool = Files.createTempFile("healthy", ".kvp");
+    try {
+      Files.write(pool, raw.bytes());
+      CliRun run = CliRun.of("doctor", "--json", "--file", pool.toString());
+
+      assertThat(run.json().path("problems")).as(run.out()).isEmpty();
+      assertThat(run.exit()).isZero();
+    } finally {
+      Files.delete(pool);
+    }
+  }
+
+  @Provide
+  Arbitrary<List<Turn>> pools() {
+    Arbitrary<Turn> kvprov = texts().map(HealthyPoolsPropertiesTest::kvprovLog);
+    Arbitrary<Turn> azureInit = texts().map(HealthyPoolsPropertiesTest::azureInitEvent);
+    Arbitrary<Turn> cloudInit = Arbitraries.just(new Turn(List.of()));
+    return Arbitraries.oneOf(kvprov, azureInit, cloudInit).list().ofMaxSize(12);
+  }
+
+  /** Texts of any length up to four kvprov pieces, often with multi-byte characters. */
+  private static Arbitrary<String> texts() {
+    Arbitrary<String> repeated =
+        Combinators.combine(
+                Arbitraries.of("x", "é", "日本", "€ ", "🙂", "a|b", "\"q\"", "\\"),
+                Arbitraries.integers().between(1, 1400))
+            .as(String::repeat);
+    return Arbitraries.oneOf(
+        Arbitraries.strings().all().ofMaxLength(300).filter(s -> s.indexOf('\0') < 0), repeated);
+  }
+
+  private static int serial;
+
+  /** A log record as kvprov's writer encodes it: split into {@code |i/n} pieces when long. */
+  private static Turn kvprovLog(String text) {
+    String id = String.format("%016x", ++serial);
+    return Turn.of(
+        KvpRecordFormat.encode(
+            new KvprovRecord(
+                KvprovRecord.Kind.LOG,
+                KvprovRecord.Level.INFO,
+                "vm",
+                id,
+                List.of(
+                    new KvprovRecord.Field(
+                        "Body", text.substring(0, Math.min(3000, text.length())))),
+                Attributes.empty())));
+  }
+
+  /** An event as azure-init writes it: a new uuid per value, the bytes cut every 1,022. */
+  private static Turn azureInitEvent(String text) {
+    String key =
+        "azure-init-0.1.1|vm|INFO|provision:user|"
+            + String.format("0c1f9b1e-8a4d-4c1e-9d5f-%012x", ++serial);
+    byte[] value = ("Time: 2024-06-01T10:00:02.000Z | Event: " + text).getBytes(UTF_8);
+    List<byte[][]> pieces = new java.util.ArrayList<>();
+    for (int at = 0; at < value.length; at += 1022) {
+      pieces.add(
+          new byte[][] {
+            key.getBytes(UTF_8), Arrays.copyOfRange(value, at, Math.min(at + 1022, value.length))
+          });
+    }
+    return new Turn(pieces);
+  }
+}
