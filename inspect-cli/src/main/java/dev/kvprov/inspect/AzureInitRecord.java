@@ -32,7 +32,7 @@ record AzureInitRecord(
 
   /** Reads an azure-init item; empty when the key does not have azure-init's five parts. */
   static Optional<AzureInitRecord> parse(String key, String value) {
-    if (!key.startsWith(Items.AZURE_INIT_PREFIX)) {
+    if (!key.startsWith(AzureInitWriter.PREFIX)) {
       return Optional.empty();
     }
     String[] parts = key.split("\\|", -1);
@@ -43,7 +43,7 @@ record AzureInitRecord(
     String name = String.join("|", java.util.Arrays.asList(parts).subList(3, parts.length - 1));
     return Optional.of(
         new AzureInitRecord(
-            parts[0].substring(Items.AZURE_INIT_PREFIX.length()),
+            parts[0].substring(AzureInitWriter.PREFIX.length()),
             parts[1],
             parts[2],
             name,

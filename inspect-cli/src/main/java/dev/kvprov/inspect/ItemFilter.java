@@ -8,8 +8,7 @@ import picocli.CommandLine.Option;
  * {@code --writer} and {@code --grep}: which items a listing shows ({@code list}, {@code watch}).
  */
 final class ItemFilter {
-  static final List<String> WRITERS =
-      List.of("kvprov", "azure-init", "cloud-init", "report", "other");
+  static final List<String> WRITERS = Writers.names();
 
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   CommandLine.Model.CommandSpec mixee;

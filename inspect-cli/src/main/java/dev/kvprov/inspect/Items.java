@@ -22,8 +22,6 @@ import java.util.function.Consumer;
  */
 final class Items implements PoolInput.PartVisitor {
 
-  static final String AZURE_INIT_PREFIX = "azure-init-";
-
   private static final String KNOWN_KVPROV_GRAMMAR =
       KvpRecordFormat.KEY_PREFIX + KvpRecordFormat.VERSION + "|";
 
@@ -69,19 +67,7 @@ final class Items implements PoolInput.PartVisitor {
   }
 
   static String writerOf(String key) {
-    if (key.startsWith(KvpRecordFormat.KEY_PREFIX)) {
-      return "kvprov";
-    }
-    if (key.startsWith("CLOUD_INIT|")) {
-      return "cloud-init";
-    }
-    if (key.startsWith(AZURE_INIT_PREFIX)) {
-      return "azure-init";
-    }
-    if (key.equals("PROVISIONING_REPORT")) {
-      return "report";
-    }
-    return "other";
+    return Writers.of(key).name();
   }
 
   @Override
@@ -106,7 +92,7 @@ final class Items implements PoolInput.PartVisitor {
             index,
             List.of(),
             "",
-            "other",
+            Writers.OTHER.name(),
             "",
             problems.stream().map(KvpProblem::toString).toList()));
   }
@@ -124,7 +110,7 @@ final class Items implements PoolInput.PartVisitor {
     if (azureInit != null && !azureInit.take(entry, valueBytes, recordProblems)) {
       emitAzureInit();
     }
-    if (azureInit == null && record.key().startsWith(AZURE_INIT_PREFIX)) {
+    if (azureInit == null && Writers.AZURE_INIT.owns(record.key())) {
       azureInit = new AzureInitPieces(entry, valueBytes, recordProblems);
       return;
     }
@@ -134,7 +120,7 @@ final class Items implements PoolInput.PartVisitor {
     List<String> problems =
         new ArrayList<>(recordProblems.stream().map(KvpProblem::toString).toList());
     String key = record.key();
-    if (key.startsWith("CLOUD_INIT|")) {
+    if (Writers.CLOUD_INIT.owns(key)) {
       closeCloudInitGroupsOtherThan(key);
     }
     int bar = key.lastIndexOf('|');
@@ -152,7 +138,7 @@ final class Items implements PoolInput.PartVisitor {
           Integer.parseInt(key, bar + 1, slash, 10),
           Integer.parseInt(key, slash + 1, key.length(), 10),
           record.value(),
-          "kvprov",
+          Writers.KVPROV.name(),
           problems);
       return;
     }
@@ -164,7 +150,7 @@ final class Items implements PoolInput.PartVisitor {
           chunk,
           -1,
           record.value(),
-          "cloud-init",
+          Writers.CLOUD_INIT.name(),
           problems);
       return;
     }
@@ -205,7 +191,7 @@ final class Items implements PoolInput.PartVisitor {
     if (group.pieces.put(piece, value) != null) {
       group.problems.add("record " + entry.index() + " repeats piece " + piece);
     }
-    if (group.writer.equals("cloud-init")) {
+    if (group.writer.equals(Writers.CLOUD_INIT.name())) {
       // cloud-init does not say how many chunks there are: they are all as long but the last,
       // which holds the rest of the message and is shorter.
       if (value.length() < group.longest) {
@@ -242,7 +228,7 @@ final class Items implements PoolInput.PartVisitor {
     String base = key.substring(0, Math.max(key.lastIndexOf('|'), 0));
     for (var it = open.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Group> e = it.next();
-      if (e.getValue().writer.equals("cloud-init")
+      if (e.getValue().writer.equals(Writers.CLOUD_INIT.name())
           && !e.getKey().equals(base)
           && !e.getKey().equals(key)) {
         it.remove();
@@ -278,7 +264,7 @@ final class Items implements PoolInput.PartVisitor {
   private void emit(String base, Group group) {
     List<String> all = group.problems;
     String value;
-    if (group.writer.equals("cloud-init")) {
+    if (group.writer.equals(Writers.CLOUD_INIT.name())) {
       value = cloudInitValue(group, all);
     } else {
       if (group.pieces.size() != group.expected) {
@@ -329,7 +315,7 @@ final class Items implements PoolInput.PartVisitor {
    * its value), or -1 for any other record.
    */
   static int cloudInitChunk(String key, String value) {
-    if (!key.startsWith("CLOUD_INIT|")) {
+    if (!Writers.CLOUD_INIT.owns(key)) {
       return -1;
     }
     int bar = key.lastIndexOf('|');

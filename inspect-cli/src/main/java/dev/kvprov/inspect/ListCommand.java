@@ -43,8 +43,7 @@ final class ListCommand implements Callable<Integer> {
 
   private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
-  static final List<String> WRITERS =
-      List.of("kvprov", "azure-init", "cloud-init", "report", "other");
+  static final List<String> WRITERS = Writers.names();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -102,7 +101,7 @@ final class ListCommand implements Callable<Integer> {
           if (!filter.accepts(found)) {
             return;
           }
-          boolean kvprov = found.writer().equals("kvprov");
+          boolean kvprov = found.writer().equals(Writers.KVPROV.name());
           JsonNode event =
               kvprov || json || minLevel >= 0 || since != null ? Events.of(found) : null;
           Item item =
@@ -226,7 +225,7 @@ final class ListCommand implements Callable<Integer> {
             + "  "
             + Text.cut(Text.printable(item.key()), KEY_WIDTH);
     if (item.key().contains("|ERROR|")
-        || item.writer().equals("report") && value.startsWith("result=error")) {
+        || item.writer().equals(Writers.REPORT.name()) && value.startsWith("result=error")) {
       head = style.error(head);
     } else if (item.key().contains("|WARN|")) {
       head = style.warn(head);

@@ -302,13 +302,7 @@ final class TimelinePage {
   }
 
   private static String colour(String writer) {
-    return switch (writer) {
-      case "kvprov" -> "#4e79a7";
-      case "cloud-init" -> "#59a14f";
-      case "azure-init" -> "#b07aa1";
-      case "report" -> "#f28e2b";
-      default -> "#8c8c8c";
-    };
+    return Writers.named(writer).colour();
   }
 
   private static String shorten(String text, int codePoints) {

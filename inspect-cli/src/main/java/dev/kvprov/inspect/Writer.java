@@ -1,0 +1,42 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A program whose records kvp reads: which keys are its own, and what its items mean. Each writer
+ * is one class; {@link Writers} lists them. What a command shows of a writer's records, it asks the
+ * writer.
+ */
+abstract class Writer {
+  private final String name;
+  private final String colour;
+
+  /**
+   * @param name how output names it ({@code list}'s {@code writer}, {@code --writer})
+   * @param colour its colour on the timeline page
+   */
+  Writer(String name, String colour) {
+    this.name = name;
+    this.colour = colour;
+  }
+
+  final String name() {
+    return name;
+  }
+
+  final String colour() {
+    return colour;
+  }
+
+  /** Whether a record with this key is one of its own. */
+  abstract boolean owns(String key);
+
+  /**
+   * The item's fields, for {@code list --json}'s {@code event}: {@code type}, {@code name}, {@code
+   * time}, {@code status}, {@code message} where it has them, plus its own; null if it has none or
+   * the item cannot be read.
+   */
+  JsonNode event(Item item) {
+    return null;
+  }
+}
