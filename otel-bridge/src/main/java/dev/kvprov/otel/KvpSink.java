@@ -108,6 +108,11 @@ final class KvpSink {
     return count[0];
   }
 
+  /** A failure outside the sink's own writes (reading a span, say): reported like the rest. */
+  void failed(RuntimeException e) {
+    failures.failure(NAME, e);
+  }
+
   RecordBudget budget() {
     return budget;
   }

@@ -21,7 +21,8 @@ final class KvpSpanStartProcessor implements SpanProcessor {
     try {
       sink.spanStarted(span.toSpanData());
     } catch (RuntimeException e) {
-      // The sink reports its own failures; a start record is never worth a failed span.
+      // A start record is never worth a failed span: said once, like every sink failure.
+      sink.failed(e);
     }
   }
 

@@ -29,6 +29,7 @@ final class SinkWrites<T> {
       try {
         ok &= write.test(item);
       } catch (RuntimeException e) {
+        sink.failed(e);
         ok = false;
       }
     }

@@ -106,4 +106,33 @@ class KvpExportersTest {
     assertThat(exporter.shutdown().isSuccess()).isTrue();
     assertThat(exporter.export(List.of(span("late"))).isSuccess()).isFalse();
   }
+
+  /** A span that cannot be read: every call on it throws, as a broken SDK extension might. */
+  private static <T> T unreadable(Class<T> type) {
+    return type.cast(
+        java.lang.reflect.Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, method, args) -> {
+              throw new IllegalStateException("this span cannot be read");
+            }));
+  }
+
+  @Test
+  void aSpanThatCannotBeRead_failsNeitherTheSpanNorTheCaller_andIsReportedLikeAnyFailure() {
+    KvpSink sink = sink(harness.pool);
+    KvpSpanExporter exporter = new KvpSpanExporter(sink);
+
+    new KvpSpanStartProcessor(sink)
+        .onStart(
+            io.opentelemetry.context.Context.root(),
+            unreadable(io.opentelemetry.sdk.trace.ReadWriteSpan.class));
+    CompletableResultCode result =
+        exporter.export(List.of(unreadable(io.opentelemetry.sdk.trace.data.SpanData.class)));
+
+    assertThat(result.isSuccess()).isFalse();
+    assertThat(harness.stderr())
+        .contains("the KVP sink failed: this span cannot be read (provisioning goes on;");
+    assertThat(harness.stderr().split("the KVP sink failed", -1)).hasSize(2);
+  }
 }
