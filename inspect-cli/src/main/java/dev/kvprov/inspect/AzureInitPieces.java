@@ -75,6 +75,11 @@ final class AzureInitPieces {
       value = new String(joined, UTF_8);
     }
     return new Item(
-        first, records, key, "azure-init", value, kept.stream().map(KvpProblem::toString).toList());
+        first,
+        records,
+        key,
+        Writers.AZURE_INIT.name(),
+        value,
+        kept.stream().map(KvpProblem::toString).toList());
   }
 }

@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -46,5 +47,60 @@ final class AzureInitWriter extends Writer {
 
   private static void put(ObjectNode node, String field, Optional<String> value) {
     value.ifPresent(v -> node.put(field, v));
+  }
+
+  /** Spans written when they close, with no parent: nested by time. */
+  @Override
+  SpanReader spans() {
+    ContainedSpans spans = new ContainedSpans();
+    return new SpanReader() {
+      @Override
+      public void add(Item item) {
+        AzureInitRecord r = AzureInitRecord.parse(item.key(), item.value()).orElse(null);
+        if (r == null || r.start().isEmpty()) {
+          return;
+        }
+        boolean error = r.level().equals("ERROR");
+        if (r.isSpan()) {
+          SpanNode node = new SpanNode(r.name(), name());
+          node.start = r.start().get();
+          node.end = r.end().get();
+          node.status = error ? "error" : "ok";
+          spans.span(node);
+        } else if (error) {
+          spans.failure(r.start().get(), r.message().orElse(""));
+        }
+      }
+
+      @Override
+      public List<SpanNode> roots(List<String> notes) {
+        return spans.roots();
+      }
+    };
+  }
+
+  /** Its events ({@code Time: … | Event: …}) are points. */
+  @Override
+  PointReader points() {
+    return (item, points) ->
+        AzureInitRecord.parse(item.key(), item.value())
+            .filter(r -> !r.isSpan())
+            .ifPresent(
+                r ->
+                    points.add(
+                        new PointEvents.Point(
+                            r.start().orElse(null),
+                            null,
+                            name(),
+                            "event",
+                            r.name(),
+                            r.level().equals("ERROR") ? "error" : null,
+                            r.message().orElse(""))));
+  }
+
+  @Override
+  Origin origin(Item item) {
+    String[] parts = item.key().split("\\|", 3);
+    return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
   }
 }

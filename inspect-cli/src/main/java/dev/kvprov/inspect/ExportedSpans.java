@@ -2,7 +2,6 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -72,32 +71,12 @@ final class ExportedSpans implements Consumer<Item> {
 
   @Override
   public void accept(Item item) {
-    String[] parts = item.key().split("\\|", -1);
-    switch (item.writer()) {
-      case "kvprov", "azure-init" -> {
-        if (parts.length > 1) {
-          vmId(item.writer(), parts[1]);
-        }
-      }
-      case "cloud-init" -> {
-        if (parts.length > 1 && parts[1].matches("\\d{1,12}")) {
-          bootEpochs
-              .computeIfAbsent("cloud-init", w -> new TreeSet<>())
-              .add(Long.parseLong(parts[1]));
-        }
-        // CLOUD_INIT|<boot>|<type>|<name>|<vm id>|<uuid> since 26.1; before, no vm id.
-        if (parts.length == 6) {
-          vmId("cloud-init", parts[4]);
-        }
-      }
-      case "report" -> {
-        try {
-          ProvisioningReport.parse(item.value()).get("vm_id").ifPresent(id -> vmId(null, id));
-        } catch (IllegalArgumentException e) {
-          // Not a report after all: it names no VM.
-        }
-      }
-      default -> {}
+    Writer.Origin origin = Writers.named(item.writer()).origin(item);
+    if (origin.vmId() != null) {
+      vmId(origin.vmIdOfPool() ? null : item.writer(), origin.vmId());
+    }
+    if (origin.bootEpoch() != null) {
+      bootEpochs.computeIfAbsent(item.writer(), w -> new TreeSet<>()).add(origin.bootEpoch());
     }
   }
 

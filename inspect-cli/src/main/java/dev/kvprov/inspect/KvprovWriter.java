@@ -4,7 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Records of kvprov itself: its key grammar, and {@code |i/n} pieces, are {@link
@@ -65,5 +70,96 @@ final class KvprovWriter extends Writer {
       node.put("message", message);
     }
     return node;
+  }
+
+  @Override
+  SpanReader spans() {
+    return new KvprovSpans();
+  }
+
+  @Override
+  PointReader points() {
+    return new Points();
+  }
+
+  @Override
+  Origin origin(Item item) {
+    String[] parts = item.key().split("\\|", 3);
+    return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
+  }
+
+  /**
+   * Span events and log records are points (starts and ends are spans); every record with a wall
+   * time and a {@code Boot} time tells when the boot began, to the millisecond.
+   */
+  private static final class Points implements PointReader {
+    private Instant boot;
+
+    @Override
+    public void add(Item item, List<PointEvents.Point> points) {
+      KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+      if (r == null || r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {
+        return;
+      }
+      Optional<Instant> time = r.time();
+      Optional<Duration> sinceBoot = r.sinceBoot();
+      if (time.isPresent() && sinceBoot.isPresent()) {
+        clue(time.get(), sinceBoot.get());
+      }
+      String status = r.level() == KvprovRecord.Level.ERROR ? "error" : null;
+      String name = r.name().orElse("?");
+      switch (r.kind()) {
+        case EVENT ->
+            points.add(point(time, sinceBoot, "event", name, status, r.field("Event").orElse("")));
+        case LOG -> {
+          String severity = r.field("Severity").map(s -> s + " ").orElse("");
+          points.add(
+              point(time, sinceBoot, "log", name, status, severity + r.field("Body").orElse("")));
+        }
+        default -> {}
+      }
+    }
+
+    @Override
+    public void span(SpanNode span) {
+      if (span.start != null && span.startSinceBoot != null) {
+        clue(span.start, span.startSinceBoot);
+      }
+    }
+
+    /** One clue: a wall time and the monotonic time since boot at that moment. */
+    private void clue(Instant time, Duration sinceBoot) {
+      Instant at;
+      try {
+        at = time.minus(sinceBoot);
+      } catch (DateTimeException e) {
+        return; // a damaged record near the ends of time
+      }
+      boot = boot == null || at.isBefore(boot) ? at : boot;
+    }
+
+    @Override
+    public Boot boot() {
+      return boot == null
+          ? null
+          : new Boot(boot, Writers.KVPROV.name(), "from kvprov records (wall time - Boot)");
+    }
+
+    private static PointEvents.Point point(
+        Optional<Instant> time,
+        Optional<Duration> sinceBoot,
+        String kind,
+        String name,
+        String status,
+        String message) {
+      return new PointEvents.Point(
+          time.orElse(null),
+          sinceBoot.orElse(null),
+          Writers.KVPROV.name(),
+          kind,
+          name,
+          status,
+          message);
+    }
   }
 }

@@ -99,7 +99,9 @@ final class LivePool {
                         item,
                         !atEnd[0]
                             ? State.WHOLE
-                            : item.writer().equals("kvprov") ? State.INCOMPLETE : State.OPEN)));
+                            : item.writer().equals(Writers.KVPROV.name())
+                                ? State.INCOMPLETE
+                                : State.OPEN)));
     pool.scan(items);
     atEnd[0] = true;
     items.finish();

@@ -38,4 +38,44 @@ final class ReportWriter extends Writer {
   private static void put(ObjectNode node, String field, Optional<String> value) {
     value.ifPresent(v -> node.put(field, v));
   }
+
+  /** Dated by its {@code timestamp} field; an unreadable report has no time (left out). */
+  @Override
+  PointReader points() {
+    return (item, points) -> {
+      ProvisioningReport report;
+      try {
+        report = ProvisioningReport.parse(item.value());
+      } catch (IllegalArgumentException e) {
+        points.add(
+            new PointEvents.Point(null, null, name(), "report", item.key(), "error", item.value()));
+        return;
+      }
+      StringBuilder message = new StringBuilder("result=" + report.get("result").orElse("?"));
+      report.get("reason").ifPresent(r -> message.append(", reason=").append(r));
+      report.get("agent").ifPresent(a -> message.append(", agent=").append(a));
+      points.add(
+          new PointEvents.Point(
+              report.get("timestamp").map(SpanForest::time).orElse(null),
+              null,
+              name(),
+              "report",
+              item.key(),
+              report.isSuccess() ? "ok" : "error",
+              message.toString()));
+    };
+  }
+
+  /** The VM the report names: the pool's, not its own writer's (the report names none). */
+  @Override
+  Origin origin(Item item) {
+    try {
+      return ProvisioningReport.parse(item.value())
+          .get("vm_id")
+          .map(id -> new Origin(id, true, null))
+          .orElse(Origin.NONE);
+    } catch (IllegalArgumentException e) {
+      return Origin.NONE; // not a report after all: it names no VM
+    }
+  }
 }

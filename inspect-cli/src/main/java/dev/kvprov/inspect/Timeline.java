@@ -19,20 +19,10 @@ final class Timeline {
   /** Messages are cut to this many characters, so that one runaway text cannot flood a page. */
   static final int MAX_MESSAGE = 1024;
 
-  /** Where the boot time came from. */
-  enum Source {
-    OPTION("option", "given with --boot-time"),
-    KVPROV("kvprov", "from kvprov records (wall time - Boot)"),
-    CLOUD_INIT("cloud-init", "from cloud-init keys (boot epoch, whole seconds)"),
-    NONE("none", "unknown");
-
-    final String token;
-    final String description;
-
-    Source(String token, String description) {
-      this.token = token;
-      this.description = description;
-    }
+  /** Where the boot time came from: the option, a writer's records, or nowhere. */
+  record Source(String token, String description) {
+    static final Source OPTION = new Source("option", "given with --boot-time");
+    static final Source NONE = new Source("none", "unknown");
   }
 
   /**
@@ -95,9 +85,7 @@ final class Timeline {
     Deque<SpanNode> pending = new ArrayDeque<>(roots);
     while (!pending.isEmpty()) {
       SpanNode node = pending.pop();
-      if (node.writer.equals("kvprov") && node.start != null && node.startSinceBoot != null) {
-        events.bootClue(node.start, node.startSinceBoot);
-      }
+      events.span(node);
       pending.addAll(node.children);
     }
     Timeline timeline = new Timeline(boot(roots, events, bootTime));
@@ -113,11 +101,9 @@ final class Timeline {
     if (given != null) {
       return new Boot(given, Source.OPTION, given);
     }
-    if (events.kvprovBoot() != null) {
-      return new Boot(events.kvprovBoot(), Source.KVPROV, events.kvprovBoot());
-    }
-    if (events.cloudInitBoot() != null) {
-      return new Boot(events.cloudInitBoot(), Source.CLOUD_INIT, events.cloudInitBoot());
+    PointReader.Boot found = events.boot();
+    if (found != null) {
+      return new Boot(found.time(), new Source(found.source(), found.description()), found.time());
     }
     List<Instant> times = new ArrayList<>();
     // A loop, not recursion: a damaged or hostile pool can nest spans thousands deep.
@@ -139,7 +125,9 @@ final class Timeline {
    * does not bend it), so it wins over wall time less the boot — unless the user gave the boot.
    */
   private Duration at(Instant time, Duration sinceBoot) {
-    if (sinceBoot != null && boot.source() != Source.OPTION && boot.source() != Source.NONE) {
+    if (sinceBoot != null
+        && !boot.source().equals(Source.OPTION)
+        && !boot.source().equals(Source.NONE)) {
       return sinceBoot;
     }
     return time == null || boot.origin() == null ? null : Duration.between(boot.origin(), time);

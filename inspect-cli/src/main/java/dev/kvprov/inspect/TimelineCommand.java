@@ -106,8 +106,8 @@ final class TimelineCommand implements Callable<Integer> {
 
   /** The header line: the boot time used and where it came from, or that it is unknown. */
   static String bootLine(Timeline.Boot boot) {
-    if (boot.source() != Timeline.Source.NONE) {
-      return "boot " + boot.time() + " " + boot.source().description;
+    if (!boot.source().equals(Timeline.Source.NONE)) {
+      return "boot " + boot.time() + " " + boot.source().description();
     }
     return boot.origin() == null
         ? "boot time unknown, and nothing in the pool has a time"
@@ -168,7 +168,7 @@ final class TimelineCommand implements Callable<Integer> {
     ObjectNode root = Json.object();
     ObjectNode boot = root.putObject("boot");
     boot.put("time", text(timeline.boot.time()));
-    boot.put("source", timeline.boot.source().token);
+    boot.put("source", timeline.boot.source().token());
     boot.put("origin", text(timeline.boot.origin()));
     ArrayNode rows = root.putArray("rows");
     for (Timeline.Row row : timeline.rows) {

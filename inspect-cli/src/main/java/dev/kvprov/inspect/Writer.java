@@ -39,4 +39,29 @@ abstract class Writer {
   JsonNode event(Item item) {
     return null;
   }
+
+  /** A fresh reader of its items into spans, for one read of a pool. */
+  SpanReader spans() {
+    return SpanReader.NONE;
+  }
+
+  /** A fresh reader of its items into point events and a clue to the boot time. */
+  PointReader points() {
+    return PointReader.NONE;
+  }
+
+  /**
+   * What an item says of where it was written, for {@code export}'s resources and trace ids.
+   *
+   * @param vmId the VM id it names, or null
+   * @param vmIdOfPool whether that id tells only the pool's VM (a report), not the writer's own
+   * @param bootEpoch the boot (seconds since the epoch) its key names, or null
+   */
+  record Origin(String vmId, boolean vmIdOfPool, Long bootEpoch) {
+    static final Origin NONE = new Origin(null, false, null);
+  }
+
+  Origin origin(Item item) {
+    return Origin.NONE;
+  }
 }

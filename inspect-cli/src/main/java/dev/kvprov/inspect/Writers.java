@@ -43,8 +43,13 @@ final class Writers {
     return OTHER;
   }
 
+  /** Every writer, {@link #OTHER} last. */
+  static List<Writer> all() {
+    return Stream.concat(KNOWN.stream(), Stream.of(OTHER)).toList();
+  }
+
   /** Every writer's name, {@code other} last: what {@code --writer} accepts. */
   static List<String> names() {
-    return Stream.concat(KNOWN.stream(), Stream.of(OTHER)).map(Writer::name).toList();
+    return all().stream().map(Writer::name).toList();
   }
 }

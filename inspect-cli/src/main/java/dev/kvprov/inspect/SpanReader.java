@@ -1,0 +1,27 @@
+package dev.kvprov.inspect;
+
+import java.util.List;
+
+/** One writer's spans, rebuilt from its items as a command reads them. One per read. */
+interface SpanReader {
+  /** A reader for writers that record no spans. */
+  SpanReader NONE =
+      new SpanReader() {
+        @Override
+        public void add(Item item) {}
+
+        @Override
+        public List<SpanNode> roots(List<String> notes) {
+          return List.of();
+        }
+      };
+
+  void add(Item item);
+
+  /**
+   * The writer's top spans, their children below them, once every item is in.
+   *
+   * @param notes where to say what had to change to show a damaged pool (a loop of parents)
+   */
+  List<SpanNode> roots(List<String> notes);
+}
