@@ -103,4 +103,10 @@ final class AzureInitWriter extends Writer {
     String[] parts = item.key().split("\\|", 3);
     return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
   }
+
+  /** 1,022-byte pieces under one key, cut between bytes. */
+  @Override
+  boolean piecesShareKey() {
+    return true;
+  }
 }

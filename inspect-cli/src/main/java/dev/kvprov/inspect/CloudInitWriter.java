@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * cloud-init's Hyper-V KVP handler: {@code CLOUD_INIT|…} keys, an event's JSON in {@code msg_i}
@@ -109,5 +111,95 @@ final class CloudInitWriter extends Writer {
               name(),
               "from cloud-init keys (boot epoch, whole seconds)");
     }
+  }
+
+  /** An event's chunks: {@code |<i>} on the key, {@code "msg_i":<i>} in the value; no count. */
+  @Override
+  Piece piece(String key, String value, List<String> problems) {
+    int chunk = chunk(key, value);
+    return chunk < 0 ? null : new Piece(key.substring(0, key.lastIndexOf('|')), chunk, -1);
+  }
+
+  /**
+   * The event JSON as cloud-init would have written it unsplit: the chunks' raw {@code msg} slices
+   * joined in {@code msg_i} order (a slice may end inside an escape), unescaped once.
+   */
+  @Override
+  String join(SortedMap<Integer, String> pieces, int count, List<String> problems) {
+    StringBuilder escaped = new StringBuilder();
+    int expect = 0;
+    for (Map.Entry<Integer, String> piece : pieces.entrySet()) {
+      int chunk = piece.getKey();
+      if (chunk > expect) {
+        problems.add(
+            chunk - expect == 1
+                ? "cloud-init chunk " + expect + " missing"
+                : "cloud-init chunks " + expect + " to " + (chunk - 1) + " missing");
+      }
+      expect = chunk + 1;
+      escaped.append(slice(piece.getValue()));
+    }
+    try {
+      String message = Json.unescape(escaped.toString());
+      ObjectNode event = (ObjectNode) Json.parse(withoutMessage(pieces.get(pieces.firstKey())));
+      event.remove("msg_i");
+      event.put("msg", message);
+      return Json.write(event);
+    } catch (Exception e) {
+      problems.add("cloud-init chunks do not reassemble: " + e.getMessage());
+      return String.join("", pieces.values());
+    }
+  }
+
+  private static final String MSG_I = "\"msg_i\":";
+  private static final String MSG = ",\"msg\":\"";
+
+  /**
+   * The chunk number of a cloud-init chunk ({@code CLOUD_INIT|…|<i>} with {@code "msg_i":<i>} in
+   * its value), or -1 for any other record.
+   */
+  private static int chunk(String key, String value) {
+    int bar = key.lastIndexOf('|');
+    int at = value.indexOf(MSG_I);
+    if (at < 0 || !digits(key, bar + 1, key.length())) {
+      return -1;
+    }
+    int from = at + MSG_I.length();
+    int to = from;
+    while (to < value.length() && to - from < 9 && Character.isDigit(value.charAt(to))) {
+      to++;
+    }
+    return to == from ? -1 : Integer.parseInt(value, from, to, 10);
+  }
+
+  private static boolean digits(String s, int from, int to) {
+    if (to <= from || to - from > 9) {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A chunk's slice of the escaped message: everything between {@code ,"msg":"} and the closing
+   * {@code "}}. Taken by position, not by parsing: a slice may end inside an escape.
+   */
+  private static String slice(String chunk) {
+    int at = chunk.indexOf(MSG);
+    if (at < 0) {
+      return "";
+    }
+    int end = chunk.endsWith("\"}") ? chunk.length() - 2 : chunk.length();
+    return chunk.substring(Math.min(at + MSG.length(), end), end);
+  }
+
+  /** The chunk's JSON without its message: the event's other fields. */
+  private static String withoutMessage(String chunk) {
+    int at = chunk.indexOf(MSG);
+    return at < 0 ? chunk : chunk.substring(0, at) + "}";
   }
 }

@@ -84,8 +84,10 @@ final class KvprovWriter extends Writer {
 
   @Override
   Origin origin(Item item) {
-    String[] parts = item.key().split("\\|", 3);
-    return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
+    return KvpRecordFormat.key(item.key())
+        .filter(KvpRecordFormat.Key::known)
+        .map(k -> new Origin(k.vmId(), false, null))
+        .orElse(Origin.NONE);
   }
 
   /**
@@ -161,5 +163,24 @@ final class KvprovWriter extends Writer {
           status,
           message);
     }
+  }
+
+  /** Pieces carry {@code |i/n}: the grammar says where ({@link KvpRecordFormat#key}). */
+  @Override
+  Piece piece(String key, String value, List<String> problems) {
+    KvpRecordFormat.Key read = KvpRecordFormat.key(key).orElse(null);
+    if (read == null) {
+      return null;
+    }
+    if (!read.known()) {
+      problems.add(
+          "a kvprov key of a grammar this kvp does not know (it reads kvprov-"
+              + KvpRecordFormat.VERSION
+              + ")");
+      return null;
+    }
+    return read.base().equals(key) || read.pieces() == 0
+        ? null
+        : new Piece(read.base(), read.piece(), read.pieces());
   }
 }

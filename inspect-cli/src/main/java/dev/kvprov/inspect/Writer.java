@@ -1,6 +1,7 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 
 /**
  * A program whose records kvp reads: which keys are its own, and what its items mean. Each writer
@@ -38,6 +39,45 @@ abstract class Writer {
    */
   JsonNode event(Item item) {
     return null;
+  }
+
+  /**
+   * One record's place in a value its writer split over several records.
+   *
+   * @param base the key the pieces have in common: the item's key
+   * @param index this piece's number, from 0
+   * @param count how many pieces the writer says there are; -1 when it does not say (then all but
+   *     the last are as long as each other, and another of its values ends the group)
+   */
+  record Piece(String base, int index, int count) {}
+
+  /**
+   * The record as a piece of a split value, or null when it stands alone. Pieces with numbers in
+   * their keys; see {@link #piecesShareKey} for the other way.
+   *
+   * @param problems where to say what is wrong with the record, as read by this writer
+   */
+  Piece piece(String key, String value, List<String> problems) {
+    return null;
+  }
+
+  /**
+   * Whether the writer cuts long values into full-length pieces that repeat one key, one after
+   * another, between the bytes of a character if that is where the cut falls (azure-init).
+   */
+  boolean piecesShareKey() {
+    return false;
+  }
+
+  /**
+   * The value its pieces make, in order of their numbers: joined as they are, unless the writer
+   * says otherwise; what is missing is said in {@code problems}.
+   */
+  String join(java.util.SortedMap<Integer, String> pieces, int count, List<String> problems) {
+    if (count > 0 && pieces.size() != count) {
+      problems.add((count - pieces.size()) + " of " + count + " pieces missing");
+    }
+    return String.join("", pieces.values());
   }
 
   /** A fresh reader of its items into spans, for one read of a pool. */

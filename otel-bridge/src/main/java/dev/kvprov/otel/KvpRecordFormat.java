@@ -60,7 +60,57 @@ public final class KvpRecordFormat {
           "kvprov-(\\d{1,9})\\|([0-9a-z-]+)\\|(DEBUG|INFO|WARN|ERROR)\\|(start|end|event|log|dropped)"
               + "\\|([^|]*)\\|([0-9a-z.]+)(?:\\|(\\d{1,9})/(\\d{1,9}))?");
 
+  private static final Pattern LATER_GRAMMAR = Pattern.compile("kvprov-(\\d{1,9})\\|");
+
   private KvpRecordFormat() {}
+
+  /**
+   * A kvprov key, read: {@code kvprov-<version>|<vm id>|<level>|<kind>|<name>|<record id>}, then
+   * {@code |<piece>/<pieces>} when the record's value was split.
+   *
+   * @param base the key without its piece suffix: the same for every piece of one record
+   * @param piece this piece's number, from 0 (0 for a record in one piece)
+   * @param pieces how many pieces the record has (1 for a record in one piece)
+   */
+  public record Key(int version, String vmId, String base, int piece, int pieces) {
+    /** Whether this kvp reads the grammar the key was written in. */
+    public boolean known() {
+      return version == VERSION;
+    }
+  }
+
+  /**
+   * Reads a kvprov key by the grammar; empty if it is not kvprov's, or is of this grammar but
+   * damaged. A key of another grammar ({@code kvprov-2|…}, or no readable version: -1) comes back
+   * with {@link Key#known()} false, and only its version.
+   */
+  public static Optional<Key> key(String key) {
+    requireNonNull(key, "key");
+    if (!isKvprovKey(key)) {
+      return Optional.empty();
+    }
+    Matcher m = KEY.matcher(key);
+    if (!m.matches()) {
+      if (key.startsWith(KEY_PREFIX + VERSION + "|")) {
+        return Optional.empty(); // our grammar, damaged
+      }
+      Matcher version = LATER_GRAMMAR.matcher(key);
+      return Optional.of(
+          new Key(version.lookingAt() ? Integer.parseInt(version.group(1)) : -1, "", key, 0, 1));
+    }
+    int version = Integer.parseInt(m.group(1));
+    if (m.group(7) == null) {
+      return Optional.of(new Key(version, m.group(2), key, 0, 1));
+    }
+    int pieces = Integer.parseInt(m.group(8));
+    return Optional.of(
+        new Key(
+            version,
+            m.group(2),
+            key.substring(0, m.start(7) - 1),
+            Integer.parseInt(m.group(7)),
+            pieces));
+  }
 
   /** Whether a KVP key was written by kvprov (of any grammar version). */
   public static boolean isKvprovKey(String key) {

@@ -13,13 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One azure-init value put back together. azure-init cuts a long value into 1022-byte pieces on
- * byte boundaries, so a UTF-8 character can straddle two pieces, and every piece repeats the same
- * key (a new uuid per value keeps different values apart). The pieces are joined as bytes and
- * decoded once; the invalid UTF-8 each piece showed on its own was only the cut and is not reported
- * when the joined value decodes.
+ * One value of a writer whose pieces share one key ({@link Writer#piecesShareKey()}, azure-init's
+ * records), put back together. Such a writer cuts a long value into 1022-byte pieces on byte
+ * boundaries, so a UTF-8 character can straddle two pieces, and every piece repeats the same key (a
+ * new uuid per value keeps different values apart). The pieces are joined as bytes and decoded
+ * once; the invalid UTF-8 each piece showed on its own was only the cut and is not reported when
+ * the joined value decodes.
  */
-final class AzureInitPieces {
+final class SameKeyPieces {
+  private final Writer writer;
   private final String key;
   private final int first;
   private final List<Integer> records = new ArrayList<>();
@@ -27,7 +29,9 @@ final class AzureInitPieces {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private int lastPieceBytes;
 
-  AzureInitPieces(PoolEntry entry, ByteBuffer valueBytes, List<KvpProblem> recordProblems) {
+  SameKeyPieces(
+      Writer writer, PoolEntry entry, ByteBuffer valueBytes, List<KvpProblem> recordProblems) {
+    this.writer = writer;
     this.key = entry.key();
     this.first = entry.index();
     add(entry, valueBytes, recordProblems);
