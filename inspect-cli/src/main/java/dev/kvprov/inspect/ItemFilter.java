@@ -8,8 +8,6 @@ import picocli.CommandLine.Option;
  * {@code --writer} and {@code --grep}: which items a listing shows ({@code list}, {@code watch}).
  */
 final class ItemFilter {
-  static final List<String> WRITERS = Writers.names();
-
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   CommandLine.Model.CommandSpec mixee;
 
@@ -26,10 +24,11 @@ final class ItemFilter {
       paramLabel = "W",
       description = "Only kvprov, azure-init, cloud-init, report or other.")
   void writer(String writer) {
-    if (!WRITERS.contains(writer)) {
+    List<String> writers = Writers.names();
+    if (!writers.contains(writer)) {
       throw new CommandLine.ParameterException(
           mixee.commandLine(),
-          "--writer is one of " + String.join(", ", WRITERS) + "; not " + writer);
+          "--writer is one of " + String.join(", ", writers) + "; not " + writer);
     }
     this.writer = writer;
   }

@@ -43,8 +43,6 @@ final class ListCommand implements Callable<Integer> {
 
   private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
-  static final List<String> WRITERS = Writers.names();
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolInput input;

@@ -19,13 +19,35 @@ final class Writers {
         }
       };
 
+  /** Every writer kvp knows. A new writer: its class, and a line here. */
   private static final List<Writer> KNOWN = List.of(KVPROV, AZURE_INIT, CLOUD_INIT, REPORT);
+
+  /** Writers a test teaches kvp for a while ({@link #teach}); none otherwise. */
+  private static volatile List<Writer> taught = List.of();
 
   private Writers() {}
 
+  /**
+   * Knows {@code writer} too, until the result is closed: for a test's toy writer, which shows that
+   * a writer is one class.
+   */
+  static synchronized AutoCloseable teach(Writer writer) {
+    taught = Stream.concat(taught.stream(), Stream.of(writer)).toList();
+    return () -> {
+      synchronized (Writers.class) {
+        taught = taught.stream().filter(w -> w != writer).toList();
+      }
+    };
+  }
+
+  private static List<Writer> known() {
+    List<Writer> extra = taught;
+    return extra.isEmpty() ? KNOWN : Stream.concat(KNOWN.stream(), extra.stream()).toList();
+  }
+
   /** The writer of a record with this key. */
   static Writer of(String key) {
-    for (Writer writer : KNOWN) {
+    for (Writer writer : known()) {
       if (writer.owns(key)) {
         return writer;
       }
@@ -35,7 +57,7 @@ final class Writers {
 
   /** The writer of this name ({@link Item#writer()}), or {@link #OTHER}. */
   static Writer named(String name) {
-    for (Writer writer : KNOWN) {
+    for (Writer writer : known()) {
       if (writer.name().equals(name)) {
         return writer;
       }
@@ -45,7 +67,7 @@ final class Writers {
 
   /** Every writer, {@link #OTHER} last. */
   static List<Writer> all() {
-    return Stream.concat(KNOWN.stream(), Stream.of(OTHER)).toList();
+    return Stream.concat(known().stream(), Stream.of(OTHER)).toList();
   }
 
   /** Every writer's name, {@code other} last: what {@code --writer} accepts. */

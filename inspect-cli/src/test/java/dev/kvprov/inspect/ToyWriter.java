@@ -1,0 +1,103 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A writer kvp was never taught, in one class: keys {@code TOY|<name>|<i>/<n>}, values {@code
+ * field=text;…} split anywhere into numbered pieces; an operation has {@code start} and {@code end}
+ * (and {@code status}, {@code msg}), a moment has {@code at} and {@code msg}.
+ */
+final class ToyWriter extends Writer {
+  ToyWriter() {
+    super("toy", "#123456");
+  }
+
+  @Override
+  boolean owns(String key) {
+    return key.startsWith("TOY|");
+  }
+
+  @Override
+  Piece piece(String key, String value, List<String> problems) {
+    String[] parts = key.split("\\|");
+    String[] piece = parts[parts.length - 1].split("/");
+    return new Piece(
+        key.substring(0, key.lastIndexOf('|')),
+        Integer.parseInt(piece[0]),
+        Integer.parseInt(piece[1]));
+  }
+
+  private static Map<String, String> fields(String value) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String field : value.split(";")) {
+      int eq = field.indexOf('=');
+      if (eq > 0) {
+        fields.put(field.substring(0, eq), field.substring(eq + 1));
+      }
+    }
+    return fields;
+  }
+
+  private static String name(Item item) {
+    return item.key().split("\\|")[1];
+  }
+
+  @Override
+  JsonNode event(Item item) {
+    Map<String, String> f = fields(item.value());
+    ObjectNode node = Json.object();
+    node.put("type", f.containsKey("at") ? "moment" : "operation");
+    node.put("name", name(item));
+    node.put("time", f.getOrDefault("at", f.getOrDefault("start", "")));
+    node.put("status", f.getOrDefault("status", "ok"));
+    node.put("message", f.getOrDefault("msg", ""));
+    return node;
+  }
+
+  @Override
+  SpanReader spans() {
+    List<SpanNode> spans = new ArrayList<>();
+    return new SpanReader() {
+      @Override
+      public void add(Item item) {
+        Map<String, String> f = fields(item.value());
+        if (f.containsKey("start")) {
+          SpanNode span = new SpanNode(name(item), name());
+          span.start = SpanForest.time(f.get("start"));
+          span.end = SpanForest.time(f.getOrDefault("end", ""));
+          span.status = f.getOrDefault("status", "ok");
+          span.message = f.getOrDefault("msg", "");
+          spans.add(span);
+        }
+      }
+
+      @Override
+      public List<SpanNode> roots(List<String> notes) {
+        return spans;
+      }
+    };
+  }
+
+  @Override
+  PointReader points() {
+    return (item, points) -> {
+      Map<String, String> f = fields(item.value());
+      if (f.containsKey("at")) {
+        points.add(
+            new PointEvents.Point(
+                SpanForest.time(f.get("at")),
+                null,
+                name(),
+                "moment",
+                name(item),
+                null,
+                f.getOrDefault("msg", "")));
+      }
+    };
+  }
+}
