@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.PoolArchive;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
@@ -17,13 +18,10 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -35,8 +33,10 @@ import picocli.CommandLine.Option;
  */
 final class PoolInput {
   private static final Pattern LIVE_POOL = Pattern.compile("\\.kvp_pool_\\d");
-  private static final Pattern ARCHIVE = Pattern.compile("pool(\\d)-(\\d+)(?:-(\\d+))?\\.kvp");
-  private static final Path ARCHIVE_UNDER_ROOT = Path.of("var/lib/kvprov/kvp-archive");
+
+  /** Where kvprov archives a root's earlier boots, below the root. */
+  private static final Path ARCHIVE_UNDER_ROOT =
+      Path.of("/").relativize(PoolFile.DEFAULT_ARCHIVE_DIRECTORY);
 
   /** At most one of these; none means the live pool in {@code --dir}. */
   static final class Source {
@@ -138,32 +138,8 @@ final class PoolInput {
 
   /** This pool's archived copies under {@code directory}, oldest boot first. */
   private List<Part> archives(Path directory) throws IOException {
-    if (!Files.isDirectory(directory)) {
-      return List.of();
-    }
-    record Copy(Path path, long epoch, long sequence) {}
-    List<Copy> copies = new ArrayList<>();
-    try (Stream<Path> files = Files.list(directory)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Matcher m = ARCHIVE.matcher(file.getFileName().toString());
-        if (!m.matches() || Integer.parseInt(m.group(1)) != pool) {
-          continue;
-        }
-        try {
-          copies.add(
-              new Copy(
-                  file,
-                  Long.parseLong(m.group(2)),
-                  m.group(3) == null ? 1 : Long.parseLong(m.group(3))));
-        } catch (NumberFormatException e) {
-          // a boot epoch beyond a long: not a name kvprov writes, still a copy to show (last)
-          copies.add(new Copy(file, Long.MAX_VALUE, Long.MAX_VALUE));
-        }
-      }
-    }
-    copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence));
-    return copies.stream()
-        .map(c -> new Part(c.path().toString(), Part.Kind.POOL_FILE, c.path()))
+    return PoolArchive.copies(directory, pool).stream()
+        .map(c -> new Part(c.toString(), Part.Kind.POOL_FILE, c))
         .toList();
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -19,9 +20,10 @@ import java.util.stream.Stream;
  * cut short (a first provisioning attempt that timed out) survives the next boot.
  *
  * <p>Files are named {@code <label>-<boot epoch>.kvp} after the boot that cleared them (so they
- * hold what was written <em>before</em> that boot), mode 0600, and only the newest are kept.
+ * hold what was written <em>before</em> that boot), mode 0600, and only the newest are kept. {@link
+ * #copies} finds them again: the names are made and read here only.
  */
-final class PoolArchive {
+public final class PoolArchive {
   private final Path directory;
   private final int keep;
 
@@ -93,21 +95,47 @@ final class PoolArchive {
    * whatever its name says: after a wall-clock step back, its boot epoch may rank it oldest.
    */
   private void prune(String label, Path justStored) throws IOException {
+    List<Copy> copies = new ArrayList<>(copies(directory, label));
+    copies.removeIf(c -> c.path().equals(justStored));
+    Collections.reverse(copies);
+    for (Copy old : copies.subList(Math.min(keep - 1, copies.size()), copies.size())) {
+      Files.deleteIfExists(old.path());
+    }
+  }
+
+  /** One archived copy: the boot it was cleared by, and its number among that boot's copies. */
+  private record Copy(Path path, long epoch, long sequence) {}
+
+  /**
+   * The archived copies of pool {@code pool} (0 to 3) in {@code directory}, oldest boot first; none
+   * if there is no such directory.
+   */
+  public static List<Path> copies(Path directory, int pool) throws IOException {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    return copies(directory, "pool" + pool).stream().map(Copy::path).toList();
+  }
+
+  private static List<Copy> copies(Path directory, String label) throws IOException {
     Pattern name = Pattern.compile(Pattern.quote(label) + "-(\\d+)(?:-(\\d+))?\\.kvp");
-    record Copy(Path path, long epoch, long sequence) {}
     List<Copy> copies = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         Matcher m = name.matcher(file.getFileName().toString());
-        if (m.matches() && !file.equals(justStored)) {
+        if (!m.matches()) {
+          continue;
+        }
+        try {
           long sequence = m.group(2) == null ? 1 : Long.parseLong(m.group(2));
           copies.add(new Copy(file, Long.parseLong(m.group(1)), sequence));
+        } catch (NumberFormatException e) {
+          // a boot epoch beyond a long: not a name kvprov writes, still a copy (the newest)
+          copies.add(new Copy(file, Long.MAX_VALUE, Long.MAX_VALUE));
         }
       }
     }
-    copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence).reversed());
-    for (Copy old : copies.subList(Math.min(keep - 1, copies.size()), copies.size())) {
-      Files.deleteIfExists(old.path());
-    }
+    copies.sort(Comparator.comparingLong(Copy::epoch).thenComparingLong(Copy::sequence));
+    return copies;
   }
 }
