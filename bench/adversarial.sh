@@ -159,12 +159,16 @@ case_link() {
   rm -rf "${R:?}/$1"
   mkdir -p "$(dirname "$R/$1")"
   ln -s "$outside" "$R/$1"
-  local before after
+  local before after changed
   before=$(find "$outside" -type f | wc -l)
+  (cd "$outside" && find . -type f -exec sha256sum {} + | sort) > "$w/outside.before"
   provision > /dev/null 2>&1
   local status=$?
   after=$(find "$outside" -type f | wc -l)
-  echo "image whose /$1 links out: exit $status; files outside the root $before before, $after after"
+  # written outside: a file that is new there, or one whose bytes changed
+  changed=$( (cd "$outside" && find . -type f -exec sha256sum {} + | sort) |
+    comm -13 "$w/outside.before" - | wc -l)
+  echo "image whose /$1 links out: exit $status; files outside the root $before before, $after after, $changed written"
   stop_sim
 }
 
