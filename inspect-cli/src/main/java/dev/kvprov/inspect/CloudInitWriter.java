@@ -2,11 +2,16 @@ package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 /**
  * cloud-init's Hyper-V KVP handler: {@code CLOUD_INIT|…} keys, an event's JSON in {@code msg_i}
@@ -125,7 +130,7 @@ final class CloudInitWriter extends Writer {
    * joined in {@code msg_i} order (a slice may end inside an escape), unescaped once.
    */
   @Override
-  String join(SortedMap<Integer, String> pieces, int count, List<String> problems) {
+  String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
     StringBuilder escaped = new StringBuilder();
     int expect = 0;
     for (Map.Entry<Integer, String> piece : pieces.entrySet()) {
@@ -201,5 +206,50 @@ final class CloudInitWriter extends Writer {
   private static String withoutMessage(String chunk) {
     int at = chunk.indexOf(MSG);
     return at < 0 ? chunk : chunk.substring(0, at) + "}";
+  }
+
+  /** Decompressed payloads are capped: a zlib bomb must not fill memory. */
+  static final int MAX_DECODED_BYTES = 64 << 20;
+
+  /** A {@code compressed} event's {@code {"encoding", "data"}}, expanded. */
+  @Override
+  Payload payload(Item item) {
+    JsonNode event = event(item);
+    if (event == null || !event.path("type").asText().equals("compressed")) {
+      return null;
+    }
+    String encoding = "";
+    try {
+      JsonNode payload = Json.parse(event.path("msg").asText());
+      encoding = payload.path("encoding").asText();
+      return new Payload(encoding, inflate(payload.path("data").asText()), null);
+    } catch (java.io.IOException | java.util.zip.DataFormatException | IllegalArgumentException e) {
+      return new Payload(encoding, null, String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** Base64 (with line breaks) of zlib data, which cloud-init labels "gz+b64". */
+  static String inflate(String base64) throws DataFormatException {
+    byte[] compressed = Base64.getMimeDecoder().decode(base64);
+    Inflater inflater = new Inflater();
+    try {
+      inflater.setInput(compressed);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      while (!inflater.finished()) {
+        int n = inflater.inflate(buffer);
+        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+          throw new DataFormatException("the compressed data ends early");
+        }
+        out.write(buffer, 0, n);
+        if (out.size() > MAX_DECODED_BYTES) {
+          throw new DataFormatException(
+              "more than " + MAX_DECODED_BYTES + " bytes decoded; stopped");
+        }
+      }
+      return out.toString(StandardCharsets.UTF_8);
+    } finally {
+      inflater.end();
+    }
   }
 }

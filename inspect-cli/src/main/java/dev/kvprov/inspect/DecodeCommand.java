@@ -1,15 +1,8 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -34,9 +27,6 @@ import picocli.CommandLine.Parameters;
       "  kvp decode 'CLOUD_INIT|1795322355|compressed|dmesg|f6f6ec3d-f600-46f8-810c-0780c5839d49'"
     })
 final class DecodeCommand implements Callable<Integer> {
-  /** Decompressed payloads are capped: a zlib bomb must not fill memory. */
-  static final int MAX_DECODED_BYTES = 64 << 20;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolInput input;
@@ -62,14 +52,13 @@ final class DecodeCommand implements Callable<Integer> {
           if (key != null && !item.key().equals(key)) {
             return;
           }
-          JsonNode event = Events.of(item);
-          if (event == null || !event.path("type").asText().equals("compressed")) {
+          Writer.Payload payload = Writers.named(item.writer()).payload(item);
+          if (payload == null) {
             return;
           }
-          try {
-            JsonNode payload = Json.parse(event.path("msg").asText());
-            String text = inflate(payload.path("data").asText());
-            String encoding = payload.path("encoding").asText();
+          if (payload.error() == null) {
+            String text = payload.text();
+            String encoding = payload.encoding();
             if (json) {
               lines.write(
                   Json.object().put("key", item.key()).put("encoding", encoding).put("text", text));
@@ -86,15 +75,15 @@ final class DecodeCommand implements Callable<Integer> {
               out.print(text.endsWith("\n") ? text : text + "\n");
             }
             decoded[0]++;
-          } catch (IOException | DataFormatException | IllegalArgumentException e) {
+          } else {
             if (json) {
-              lines.write(Json.object().put("key", item.key()).put("error", e.getMessage()));
+              lines.write(Json.object().put("key", item.key()).put("error", payload.error()));
             } else {
               out.println(
                   "== "
                       + Text.printable(item.key())
                       + ": does not decode: "
-                      + Text.printable(String.valueOf(e.getMessage())));
+                      + Text.printable(payload.error()));
             }
             decoded[1]++;
           }
@@ -112,30 +101,5 @@ final class DecodeCommand implements Callable<Integer> {
       return 1;
     }
     return decoded[1] == 0 ? 0 : 1;
-  }
-
-  /** Base64 (with line breaks) of zlib data, which cloud-init labels "gz+b64". */
-  static String inflate(String base64) throws DataFormatException {
-    byte[] compressed = Base64.getMimeDecoder().decode(base64);
-    Inflater inflater = new Inflater();
-    try {
-      inflater.setInput(compressed);
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      while (!inflater.finished()) {
-        int n = inflater.inflate(buffer);
-        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-          throw new DataFormatException("the compressed data ends early");
-        }
-        out.write(buffer, 0, n);
-        if (out.size() > MAX_DECODED_BYTES) {
-          throw new DataFormatException(
-              "more than " + MAX_DECODED_BYTES + " bytes decoded; stopped");
-        }
-      }
-      return out.toString(StandardCharsets.UTF_8);
-    } finally {
-      inflater.end();
-    }
   }
 }

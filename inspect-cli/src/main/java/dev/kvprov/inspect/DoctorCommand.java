@@ -111,9 +111,23 @@ final class DoctorCommand implements Callable<Integer> {
     // one character: that is its format, not damage. Such findings wait until the pieces are
     // joined into their item, and go only if the item is not whole.
     Map<Integer, List<PieceFinding>> waiting = new HashMap<>();
+    // What the records' bytes say is a finding already; what is left of an item's problems is
+    // its writer's format broken (pieces missing, a payload that does not decode).
+    java.util.Set<String> recordProblems = new java.util.HashSet<>();
     Items items =
         new Items(
             item -> {
+              for (String problem : item.problems()) {
+                if (!recordProblems.remove(problem)) {
+                  add.accept(
+                      new Finding(
+                          source,
+                          "item_damaged",
+                          item.index(),
+                          -1,
+                          Writers.named(item.writer()).name() + ": " + problem));
+                }
+              }
               boolean whole = item.records().size() > 1 && item.problems().isEmpty();
               for (int record : item.records()) {
                 for (PieceFinding f : waiting.getOrDefault(record, List.of())) {
@@ -142,6 +156,9 @@ final class DoctorCommand implements Callable<Integer> {
                 p.recordIndex(),
                 p.offset(),
                 p.detail());
+        if (recordProblems.size() < Items.MAX_HELD * 4) {
+          recordProblems.add(p.toString());
+        }
         if (p.kind() == KvpProblem.Kind.VALUE_INVALID_UTF8) {
           wait.accept(p.recordIndex(), new PieceFinding(finding, p.recordIndex()));
         } else {

@@ -22,7 +22,8 @@ final class ItemFilter {
   @Option(
       names = "--writer",
       paramLabel = "W",
-      description = "Only kvprov, azure-init, cloud-init, report or other.")
+      description =
+          "Only one writer's: kvprov, azure-init, azure-init-diag, cloud-init, report or other.")
   void writer(String writer) {
     List<String> writers = Writers.names();
     if (!writers.contains(writer)) {

@@ -157,7 +157,7 @@ final class Items implements PoolInput.PartVisitor {
     if (expected < 0) {
       // The writer does not say how many pieces there are: they are all as long but the last,
       // which holds the rest and is shorter.
-      if (value.length() < group.longest) {
+      if (writer.lastOfUntold(value, group.longest)) {
         group.last = piece;
       }
       group.longest = Math.max(group.longest, value.length());
@@ -223,7 +223,7 @@ final class Items implements PoolInput.PartVisitor {
   }
 
   private void emit(String base, Group group) {
-    String value = group.writer.join(group.pieces, group.expected, group.problems);
+    String value = group.writer.join(base, group.pieces, group.expected, group.problems);
     deliver(new Item(group.first, group.records, base, group.writer.name(), value, group.problems));
   }
 }

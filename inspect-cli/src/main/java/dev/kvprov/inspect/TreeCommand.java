@@ -83,6 +83,9 @@ final class TreeCommand implements Callable<Integer> {
       out.put("duration_ms", Text.millis(d));
     }
     out.put("status", node.status);
+    if (!node.message.isEmpty()) {
+      out.put("message", node.message); // a failure's reason: what the reader came for
+    }
     ArrayNode children = out.putArray("children");
     node.children.forEach(c -> toJson(c, children.addObject()));
   }

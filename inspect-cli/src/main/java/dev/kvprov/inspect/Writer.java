@@ -70,14 +70,37 @@ abstract class Writer {
   }
 
   /**
-   * The value its pieces make, in order of their numbers: joined as they are, unless the writer
-   * says otherwise; what is missing is said in {@code problems}.
+   * Whether a piece of a value whose piece count the writer does not say is its last: by default,
+   * when it is shorter than the longest before it (all but the last are as long as each other).
    */
-  String join(java.util.SortedMap<Integer, String> pieces, int count, List<String> problems) {
+  boolean lastOfUntold(String piece, int longestSoFar) {
+    return piece.length() < longestSoFar;
+  }
+
+  /**
+   * The value the pieces under {@code base} make, in order of their numbers: joined as they are,
+   * unless the writer says otherwise; what is missing is said in {@code problems}.
+   */
+  String join(
+      String base, java.util.SortedMap<Integer, String> pieces, int count, List<String> problems) {
     if (count > 0 && pieces.size() != count) {
       problems.add((count - pieces.size()) + " of " + count + " pieces missing");
     }
     return String.join("", pieces.values());
+  }
+
+  /**
+   * An encoded payload an item carries, expanded to text ({@code kvp decode}).
+   *
+   * @param encoding as the writer names it
+   * @param text the text it holds, or null when it does not decode
+   * @param error why it does not decode, or null
+   */
+  record Payload(String encoding, String text, String error) {}
+
+  /** The item's encoded payload, expanded; null if it carries none. */
+  Payload payload(Item item) {
+    return null;
   }
 
   /** A fresh reader of its items into spans, for one read of a pool. */

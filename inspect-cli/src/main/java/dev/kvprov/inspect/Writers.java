@@ -7,6 +7,7 @@ import java.util.stream.Stream;
 final class Writers {
   static final Writer KVPROV = new KvprovWriter();
   static final Writer AZURE_INIT = new AzureInitWriter();
+  static final Writer AZURE_INIT_DIAG = new AzureInitDiagWriter();
   static final Writer CLOUD_INIT = new CloudInitWriter();
   static final Writer REPORT = new ReportWriter();
 
@@ -20,7 +21,8 @@ final class Writers {
       };
 
   /** Every writer kvp knows. A new writer: its class, and a line here. */
-  private static final List<Writer> KNOWN = List.of(KVPROV, AZURE_INIT, CLOUD_INIT, REPORT);
+  private static final List<Writer> KNOWN =
+      List.of(KVPROV, AZURE_INIT, AZURE_INIT_DIAG, CLOUD_INIT, REPORT);
 
   /** Writers a test teaches kvp for a while ({@link #teach}); none otherwise. */
   private static volatile List<Writer> taught = List.of();

@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,14 +37,24 @@ class GoldenOutputTest {
   @ParameterizedTest
   @MethodSource("commands")
   void cloudInitFixture(List<String> command) throws Exception {
+    check("cloud-init-22.4.2", KvpCommandTest.CLOUD_INIT_POOL, command);
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void azureInitDiagFixture(List<String> command) throws Exception {
+    check("azure-init-diag", Fixtures.path(Fixtures.AZURE_INIT_DIAG_POOL), command);
+  }
+
+  private static void check(String fixture, Path pool, List<String> command) throws Exception {
     String[] args = new String[command.size() + 2];
     command.toArray(args);
     args[command.size()] = "--file";
-    args[command.size() + 1] = KvpCommandTest.CLOUD_INIT_POOL.toString();
+    args[command.size() + 1] = pool.toString();
     CliRun run = CliRun.of(args);
     String actual = "exit " + run.exit() + "\n" + run.out();
     Path golden =
-        GOLDEN.resolve("cloud-init-22.4.2." + String.join("_", command).replace("--", "") + ".txt");
+        GOLDEN.resolve(fixture + "." + String.join("_", command).replace("--", "") + ".txt");
 
     if (Boolean.getBoolean("kvprov.golden.update")) {
       Files.writeString(golden, actual, UTF_8);

@@ -75,8 +75,11 @@ class HealthyPoolsPropertiesTest {
   Arbitrary<List<Turn>> pools() {
     Arbitrary<Turn> kvprov = texts().map(HealthyPoolsPropertiesTest::kvprovLog);
     Arbitrary<Turn> azureInit = texts().map(HealthyPoolsPropertiesTest::azureInitEvent);
+    Arbitrary<Turn> diag =
+        Combinators.combine(texts(), Arbitraries.of("none", "gz+b64", "zlib+b64"))
+            .as(HealthyPoolsPropertiesTest::diagEvent);
     Arbitrary<Turn> cloudInit = Arbitraries.just(new Turn(List.of()));
-    return Arbitraries.oneOf(kvprov, azureInit, cloudInit).list().ofMaxSize(12);
+    return Arbitraries.oneOf(kvprov, azureInit, diag, cloudInit).list().ofMaxSize(12);
   }
 
   /** Texts of any length up to four kvprov pieces, often with multi-byte characters. */
@@ -121,6 +124,46 @@ class HealthyPoolsPropertiesTest {
             key.getBytes(UTF_8), Arrays.copyOfRange(value, at, Math.min(at + 1022, value.length))
           });
     }
+    return new Turn(pieces);
+  }
+
+  /**
+   * An event as azure-init's diagnostic writer encodes it: the payload encoded, then cut into
+   * pieces of at most 1,022 bytes that each end on a whole character, numbered from 0.
+   */
+  private static Turn diagEvent(String text, String encoding) {
+    String base =
+        "DIAG|azure-init/0.1.1|5c0ffee0-4d2b-4c3a-9e1f-0a1b2c3d4e5f|event|provision:user|"
+            + String.format("0c1f9b1e-8a4d-4c1e-9d5f-%012x", ++serial)
+            + "|2026-11-22T04:47:47.123Z|"
+            + encoding
+            + "||"; // no result, no duration
+    byte[] payload = text.getBytes(UTF_8);
+    if (!encoding.equals("none")) {
+      java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+      try (java.io.OutputStream out =
+          encoding.equals("gz+b64")
+              ? new java.util.zip.GZIPOutputStream(packed)
+              : new java.util.zip.DeflaterOutputStream(packed)) {
+        out.write(payload);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      payload = java.util.Base64.getEncoder().encode(packed.toByteArray());
+    }
+    List<byte[][]> pieces = new java.util.ArrayList<>();
+    int at = 0;
+    do {
+      int end = Math.min(payload.length, at + 1022);
+      while (end < payload.length && (payload[end] & 0xC0) == 0x80) {
+        end--; // not inside a character
+      }
+      pieces.add(
+          new byte[][] {
+            (base + "|" + pieces.size()).getBytes(UTF_8), Arrays.copyOfRange(payload, at, end)
+          });
+      at = end;
+    } while (at < payload.length);
     return new Turn(pieces);
   }
 }

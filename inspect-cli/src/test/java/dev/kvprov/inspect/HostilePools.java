@@ -73,10 +73,14 @@ final class HostilePools {
                             .map(n -> base.substring(0, n)))));
   }
 
-  /** The cloud-init fixture, then an azure-init value cut inside a character, kvprov's spans. */
+  /**
+   * The cloud-init fixture, azure-init's diagnostic fixture, an azure-init value cut inside a
+   * character, kvprov's spans.
+   */
   private static byte[] seedPool() {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     out.writeBytes(Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+    out.writeBytes(Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL));
     byte[] azure =
         ("Time: 2024-06-01T10:00:02.000Z | Event: " + "é".repeat(700))
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -260,7 +260,7 @@ class KvpCommandTest {
     int n = deflater.deflate(buffer);
     String bomb = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer, n));
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> DecodeCommand.inflate(bomb))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CloudInitWriter.inflate(bomb))
         .hasMessageContaining("decoded; stopped");
   }
 
