@@ -83,7 +83,7 @@ final class FetchCommand implements Callable<Integer> {
       telemetry.kvp(PoolFile.open(kvpDir, 1));
     }
     java.time.Instant configEnd = java.time.Instant.now();
-    try (KvpTelemetry t = telemetry.build()) {
+    try (KvpTelemetry t = telemetry.build().clearStalePool().reportSdkLogging().closeOnShutdown()) {
       t.tracer()
           .spanBuilder("config.load")
           .setStartTimestamp(configStart)

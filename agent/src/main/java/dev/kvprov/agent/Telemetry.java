@@ -63,6 +63,8 @@ final class Telemetry {
     if (!t.otlpEndpoint().isBlank()) {
       builder.otlpEndpoint(t.otlpEndpoint());
     }
-    return builder.build();
+    // The agent owns the VM's pool and its JVM: an earlier boot's records are archived and
+    // cleared before the first span, the SDK's own trouble is said once, and SIGTERM flushes.
+    return builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();
   }
 }

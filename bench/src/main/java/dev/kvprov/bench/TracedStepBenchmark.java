@@ -69,7 +69,6 @@ public class TracedStepBenchmark {
             .vmId(VmId.system())
             .bootClock(BootClock.system())
             .environment(Map.of())
-            .shutdownHook(false)
             .stderr(discard)
             .recordBudget(Integer.MAX_VALUE);
     switch (sink) {

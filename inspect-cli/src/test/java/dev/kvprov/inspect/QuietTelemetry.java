@@ -7,7 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Map;
 
-/** Our own exporter writing into one pool only: no stderr mirror, no hook, no environment. */
+/** Our own exporter writing into one pool only: no stderr mirror, no environment. */
 final class QuietTelemetry {
   private QuietTelemetry() {}
 
@@ -18,7 +18,6 @@ final class QuietTelemetry {
         .kvp(pool)
         .noStderrMirror()
         .stderr(new PrintStream(OutputStream.nullOutputStream()))
-        .environment(Map.of())
-        .shutdownHook(false);
+        .environment(Map.of());
   }
 }

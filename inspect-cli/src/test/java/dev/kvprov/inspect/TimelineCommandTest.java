@@ -75,7 +75,7 @@ class TimelineCommandTest {
 
   /** Telemetry into {@code pool} only, with the given boot clock; the pool is never cleared. */
   private static KvpTelemetry telemetry(PoolFile pool, BootClock bootClock) {
-    return QuietTelemetry.into(pool).bootClock(bootClock).clearStalePool(false).build();
+    return QuietTelemetry.into(pool).bootClock(bootClock).build();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kvprov.otel;
 
+import dev.kvprov.kvp.PoolFile;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.logs.export.LogRecordExporter;
@@ -9,11 +10,26 @@ import java.util.Collection;
  * Writes each log record, tied to its span when it has one, as a KVP record. Meant for a {@code
  * SimpleLogRecordProcessor}. Never throws.
  */
-final class KvpLogRecordExporter implements LogRecordExporter {
+public final class KvpLogRecordExporter implements LogRecordExporter {
   private final SinkWrites<LogRecordData> writes;
 
-  KvpLogRecordExporter(KvpSink sink) {
-    this.writes = new SinkWrites<>(sink, sink::log);
+  private final KvpSink sink;
+
+  /**
+   * @param closesSink whether shutting down ends the sink (an exporter on its own) or only flushes
+   *     it ({@link KvpTelemetry} ends it)
+   */
+  KvpLogRecordExporter(KvpSink sink, boolean closesSink) {
+    this.sink = sink;
+    this.writes = new SinkWrites<>(sink, sink::log, closesSink);
+  }
+
+  /**
+   * Writes to {@code pool} with the default settings: VM id unknown, no boot clock, failures
+   * reported on stderr. {@link KvpSpanExporter#builder} sets them.
+   */
+  public static KvpLogRecordExporter create(PoolFile pool) {
+    return new KvpExporterBuilder(pool).buildLogRecordExporter();
   }
 
   @Override

@@ -43,15 +43,22 @@ import java.util.logging.LogRecord;
  * OpenTelemetry for one program, with up to three sinks: the KVP pool (start and end of every span,
  * events and logs, each on file as it happens), a readable mirror on stderr, and OTLP to a
  * collector. {@link #close()} writes everything to KVP before it returns and gives OTLP a bounded
- * time; a JVM shutdown hook does the same on SIGTERM. A failing sink is reported once on stderr and
- * never throws into the caller.
+ * time. A failing sink is reported once on stderr and never throws into the caller.
+ *
+ * <p>Building one changes nothing outside it: no file is touched and nothing JVM-wide is set. What
+ * a program that owns its VM's pool and its JVM wants besides is three explicit steps: {@link
+ * #clearStalePool} (file I/O: empties and archives an earlier boot's records), {@link
+ * #reportSdkLogging} (the SDK's own logger, JVM-wide) and {@link #closeOnShutdown} (a JVM shutdown
+ * hook, so SIGTERM still flushes). For an application that has its own {@code SdkTracerProvider},
+ * {@link KvpSpanExporter} and {@link KvpLogRecordExporter} are the sinks alone.
  *
  * <pre>{@code
  * try (KvpTelemetry telemetry = KvpTelemetry.builder()
  *     .serviceName("kvprov").serviceVersion("0.1.0")
  *     .vmId(VmId.system()).bootClock(BootClock.system())
  *     .kvp(PoolFile.builder().build())
- *     .build()) {
+ *     .build()
+ *     .clearStalePool().reportSdkLogging().closeOnShutdown()) {
  *   Span span = telemetry.tracer().spanBuilder("provision").startSpan();
  *   ...
  * }
@@ -72,7 +79,10 @@ public final class KvpTelemetry implements AutoCloseable {
   private final StderrMirror mirror;
   private final FailureReporter failures;
   private final Duration closeTimeout;
-  private final Thread shutdownHook;
+  private final BootClock bootClock;
+  private final PoolFile pool;
+  private final LockWaits waits;
+  private Thread shutdownHook;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch closedLatch = new CountDownLatch(1);
   private final Set<CompletableResultCode> otlpPending = ConcurrentHashMap.newKeySet();
@@ -81,7 +91,8 @@ public final class KvpTelemetry implements AutoCloseable {
   private KvpTelemetry(Builder b) {
     this.failures = new FailureReporter(b.stderr);
     this.closeTimeout = b.otlpTimeout;
-    routeSdkLogging(failures);
+    this.bootClock = b.bootClock;
+    this.pool = b.pool;
     BootAnchoredClock clock = new BootAnchoredClock(b.bootClock);
     this.redactor = new Redactor();
     b.secrets.forEach(redactor::register);
@@ -104,17 +115,16 @@ public final class KvpTelemetry implements AutoCloseable {
     SdkLoggerProviderBuilder logs =
         SdkLoggerProvider.builder().setClock(clock).setResource(resource);
     if (b.pool != null) {
-      LockWaits waits = new LockWaits(b.pool.lockTimeout());
-      if (b.clearStalePool && b.bootClock != null) {
-        clearStale(b.pool, waits, b.bootClock, failures);
-      }
+      waits = new LockWaits(b.pool.lockTimeout());
       kvp = new KvpSink(b.pool, waits, records, b.recordBudget, failures, b.lateRecordWriter);
       if (b.kvpDiagnostics) {
         traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
-        traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp)));
-        logs.addLogRecordProcessor(SimpleLogRecordProcessor.create(new KvpLogRecordExporter(kvp)));
+        traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp, false)));
+        logs.addLogRecordProcessor(
+            SimpleLogRecordProcessor.create(new KvpLogRecordExporter(kvp, false)));
       }
     } else {
+      waits = null;
       kvp = null;
     }
     if (b.mirrorLevel != null) {
@@ -177,17 +187,21 @@ public final class KvpTelemetry implements AutoCloseable {
             .build();
     this.tracer = sdk.getTracer(b.serviceName, b.serviceVersion);
     this.logger = sdk.getLogsBridge().loggerBuilder(b.serviceName).build();
-    if (b.shutdownHook) {
-      shutdownHook = new Thread(this::close, "kvprov-telemetry-shutdown");
-      Runtime.getRuntime().addShutdownHook(shutdownHook);
-    } else {
-      shutdownHook = null;
-    }
   }
 
-  /** Empties (and archives, if the pool is set up for it) a pool left from an earlier boot. */
-  private static void clearStale(
-      PoolFile pool, LockWaits waits, BootClock bootClock, FailureReporter failures) {
+  /**
+   * Empties the pool if an earlier boot wrote it, as every KVP writer does once per boot, so that
+   * readers do not take the last boot's records for this one's; they are archived first when the
+   * {@link PoolFile} was built with an archive. File I/O under the pool's lock (its wait counts
+   * against the run's lock budget): call it once, before the first span. Does nothing without a
+   * pool or a boot clock; a failure is reported like any sink failure.
+   *
+   * @return this
+   */
+  public KvpTelemetry clearStalePool() {
+    if (pool == null || bootClock == null) {
+      return this;
+    }
     try {
       waits
           .run(pool, p -> p.clearIfStale(bootClock.bootTime()))
@@ -201,14 +215,18 @@ public final class KvpTelemetry implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       failures.failure(KvpSink.NAME, e);
     }
+    return this;
   }
 
   /**
-   * The SDK logs its own trouble (an unreachable collector, a dropped batch) through
-   * java.util.logging, which would print multi-line records to stderr: report it once, like any
-   * failing sink, instead.
+   * Reports the OpenTelemetry SDK's own trouble (an unreachable collector, a dropped batch) once,
+   * like any failing sink, instead of the multi-line java.util.logging records it would print on
+   * stderr. A change to the JVM's {@code io.opentelemetry} logger: for a program that owns its
+   * stderr (a console, the journal). The last telemetry to call it reports for the JVM.
+   *
+   * @return this
    */
-  private static void routeSdkLogging(FailureReporter failures) {
+  public KvpTelemetry reportSdkLogging() {
     synchronized (SDK_LOGGER) {
       for (Handler handler : SDK_LOGGER.getHandlers()) {
         if (handler instanceof SdkLogHandler) {
@@ -219,6 +237,22 @@ public final class KvpTelemetry implements AutoCloseable {
       SDK_LOGGER.setLevel(Level.WARNING);
       SDK_LOGGER.addHandler(new SdkLogHandler(failures));
     }
+    return this;
+  }
+
+  /**
+   * Closes this telemetry when the JVM shuts down (SIGTERM, the end of {@code main}), so that what
+   * is queued reaches the pool: a JVM-wide hook, for a program that owns its JVM. {@link #close}
+   * removes it.
+   *
+   * @return this
+   */
+  public synchronized KvpTelemetry closeOnShutdown() {
+    if (shutdownHook == null && !closed.get()) {
+      shutdownHook = new Thread(this::close, "kvprov-telemetry-shutdown");
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+    return this;
   }
 
   private static final class SdkLogHandler extends Handler {
@@ -324,6 +358,10 @@ public final class KvpTelemetry implements AutoCloseable {
   }
 
   private void shutDown() {
+    Thread shutdownHook;
+    synchronized (this) {
+      shutdownHook = this.shutdownHook;
+    }
     if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
       try {
         Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -367,8 +405,6 @@ public final class KvpTelemetry implements AutoCloseable {
     private Map<String, String> environment = System.getenv();
     private String otlpEndpoint;
     private Duration otlpTimeout = Duration.ofSeconds(2);
-    private boolean shutdownHook = true;
-    private boolean clearStalePool = true;
     private LateRecordWriter lateRecordWriter;
     private final List<String> secrets = new ArrayList<>();
 
@@ -474,22 +510,6 @@ public final class KvpTelemetry implements AutoCloseable {
      */
     public Builder lateRecordWriter(LateRecordWriter writer) {
       this.lateRecordWriter = requireNonNull(writer, "writer");
-      return this;
-    }
-
-    /** Whether a JVM shutdown hook closes the telemetry (default true). */
-    public Builder shutdownHook(boolean shutdownHook) {
-      this.shutdownHook = shutdownHook;
-      return this;
-    }
-
-    /**
-     * Whether a pool last written before this boot (as the boot clock says) is emptied first —
-     * archived, if the {@link PoolFile} was built with an archive — as every KVP writer does once
-     * per boot (default true; needs {@link #bootClock}).
-     */
-    public Builder clearStalePool(boolean clearStalePool) {
-      this.clearStalePool = clearStalePool;
       return this;
     }
 

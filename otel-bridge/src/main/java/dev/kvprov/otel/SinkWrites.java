@@ -15,9 +15,12 @@ final class SinkWrites<T> {
   private final Predicate<T> write;
   private final AtomicBoolean shutdown = new AtomicBoolean();
 
-  SinkWrites(KvpSink sink, Predicate<T> write) {
+  private final boolean closesSink;
+
+  SinkWrites(KvpSink sink, Predicate<T> write, boolean closesSink) {
     this.sink = sink;
     this.write = write;
+    this.closesSink = closesSink;
   }
 
   CompletableResultCode export(Collection<T> items) {
@@ -44,6 +47,11 @@ final class SinkWrites<T> {
     if (!shutdown.compareAndSet(false, true)) {
       return CompletableResultCode.ofSuccess();
     }
-    return flush();
+    if (!closesSink) {
+      return flush();
+    }
+    // What still waits for a lock held elsewhere is given one more wait, then reported lost.
+    sink.close();
+    return sink.flush() ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
   }
 }

@@ -25,7 +25,6 @@ public final class FullPoolMain {
             .vmId(vm)
             .kvp(pool)
             .noStderrMirror()
-            .shutdownHook(false)
             .environment(java.util.Map.of())
             .build()) {
       for (String step : new String[] {"a", "b", "c", "d", "e", "f"}) {

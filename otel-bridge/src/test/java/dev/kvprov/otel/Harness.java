@@ -44,8 +44,7 @@ final class Harness {
         .bootClock(bootClock)
         .kvp(pool)
         .stderr(stderr)
-        .environment(Map.of())
-        .shutdownHook(false);
+        .environment(Map.of());
   }
 
   List<KvpRecord> records() throws IOException {

@@ -71,7 +71,7 @@ class KvpExportersTest {
 
   @Test
   void export_writesTheSpan_andFlushForcesItToDisk() throws Exception {
-    KvpSpanExporter exporter = new KvpSpanExporter(sink(harness.pool));
+    KvpSpanExporter exporter = new KvpSpanExporter(sink(harness.pool), false);
 
     CompletableResultCode result = exporter.export(List.of(span("step")));
 
@@ -88,7 +88,7 @@ class KvpExportersTest {
   void aWriteFailure_failsTheResult_neverThrows_andIsReportedOnce() throws Exception {
     Path file = dir.resolve("file");
     Files.writeString(file, "not a directory");
-    KvpSpanExporter exporter = new KvpSpanExporter(sink(PoolFile.open(file, 1)));
+    KvpSpanExporter exporter = new KvpSpanExporter(sink(PoolFile.open(file, 1)), false);
 
     CompletableResultCode first = exporter.export(List.of(span("a")));
     CompletableResultCode second = exporter.export(List.of(span("b")));
@@ -100,7 +100,7 @@ class KvpExportersTest {
 
   @Test
   void shutdown_isIdempotent_andLaterExportsFail() {
-    KvpSpanExporter exporter = new KvpSpanExporter(sink(harness.pool));
+    KvpSpanExporter exporter = new KvpSpanExporter(sink(harness.pool), false);
 
     assertThat(exporter.shutdown().isSuccess()).isTrue();
     assertThat(exporter.shutdown().isSuccess()).isTrue();
@@ -121,7 +121,7 @@ class KvpExportersTest {
   @Test
   void aSpanThatCannotBeRead_failsNeitherTheSpanNorTheCaller_andIsReportedLikeAnyFailure() {
     KvpSink sink = sink(harness.pool);
-    KvpSpanExporter exporter = new KvpSpanExporter(sink);
+    KvpSpanExporter exporter = new KvpSpanExporter(sink, false);
 
     new KvpSpanStartProcessor(sink)
         .onStart(

@@ -37,8 +37,7 @@ class SinkResilienceTest {
   void aPoolLockHeldElsewhere_costsTheBootItsTimeoutOnce_andTheRecordsWaitInOrder()
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
-    try (KvpTelemetry telemetry =
-        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
+    try (KvpTelemetry telemetry = harness.telemetry().kvp(slowPool).noStderrMirror().build()) {
       HeldPool held = holdThePool();
 
       long started = System.nanoTime();
@@ -66,8 +65,7 @@ class SinkResilienceTest {
       throws Exception {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(2));
     HeldPool held = holdThePool();
-    KvpTelemetry telemetry =
-        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build();
+    KvpTelemetry telemetry = harness.telemetry().kvp(slowPool).noStderrMirror().build();
     telemetry.tracer().spanBuilder("provision").startSpan().end();
     telemetry.report(ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH));
     // The holder lets go while the run's end waits for it.
@@ -98,8 +96,7 @@ class SinkResilienceTest {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofSeconds(1));
     HeldPool held = holdThePool();
     long started = System.nanoTime();
-    try (KvpTelemetry telemetry =
-        harness.telemetry().kvp(slowPool).clearStalePool(false).noStderrMirror().build()) {
+    try (KvpTelemetry telemetry = harness.telemetry().kvp(slowPool).noStderrMirror().build()) {
       for (int i = 0; i < 3; i++) {
         telemetry.tracer().spanBuilder("step" + i).startSpan().end();
       }
@@ -126,7 +123,6 @@ class SinkResilienceTest {
         harness
             .telemetry()
             .kvp(slowPool)
-            .clearStalePool(false)
             .noStderrMirror()
             .lateRecordWriter(
                 (pool, appends, upserts) -> {
@@ -167,7 +163,6 @@ class SinkResilienceTest {
         harness
             .telemetry()
             .kvp(slowPool)
-            .clearStalePool(false)
             .noStderrMirror()
             .lateRecordWriter(
                 (pool, appends, upserts) -> {
@@ -191,13 +186,8 @@ class SinkResilienceTest {
     PoolFile slowPool = harness.pool.withLockTimeout(Duration.ofMillis(300));
     HeldPool held = holdThePool();
     KvpTelemetry telemetry =
-        harness
-            .telemetry()
-            .kvp(slowPool)
-            .kvpDiagnostics(false)
-            .clearStalePool(false)
-            .noStderrMirror()
-            .build();
+        harness.telemetry().kvp(slowPool).kvpDiagnostics(false).noStderrMirror().build();
+
     assertThat(
             telemetry.report(
                 ProvisioningReport.success("kvprov/test", Harness.VM_ID, Instant.EPOCH)))

@@ -28,7 +28,8 @@ public final class TelemetryProcessMain {
     if (args.length > 2) {
       builder.otlpEndpoint(args[2]).otlpTimeout(java.time.Duration.ofMillis(800));
     }
-    KvpTelemetry telemetry = builder.build();
+    // A program that owns its VM's pool and its JVM: the three explicit steps.
+    KvpTelemetry telemetry = builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();
     switch (mode) {
       case "hang" -> {
         Span root = telemetry.tracer().spanBuilder("provision").startSpan();

@@ -39,7 +39,6 @@ class ImdsClientTest {
             .noStderrMirror()
             .stderr(new PrintStream(java.io.OutputStream.nullOutputStream()))
             .environment(Map.of())
-            .shutdownHook(false)
             .recordBudget(10_000)
             .build();
   }
