@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
 final class BlameCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(
       names = "--top",
@@ -49,7 +49,7 @@ final class BlameCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SpanForest forest = new SpanForest();
-    if (!input.forEachItem(forest::add, spec)) {
+    if (!PoolReading.items(input, spec, forest::add)) {
       return 3;
     }
     List<Row> rows = new ArrayList<>();

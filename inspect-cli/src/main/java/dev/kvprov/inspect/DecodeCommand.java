@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
 final class DecodeCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Parameters(
       arity = "0..1",
@@ -88,7 +88,7 @@ final class DecodeCommand implements Callable<Integer> {
             decoded[1]++;
           }
         };
-    if (!input.forEachItem(sink, spec)) {
+    if (!PoolReading.items(input, spec, sink)) {
       return 3;
     }
     if (decoded[0] == 0 && decoded[1] == 0) {

@@ -49,7 +49,7 @@ final class DoctorCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(
       names = "--boot-time",
@@ -83,7 +83,7 @@ final class DoctorCommand implements Callable<Integer> {
   public Integer call() {
     List<Finding> findings = new ArrayList<>();
     Map<String, Integer> records = new java.util.LinkedHashMap<>();
-    if (!input.forEachPart(part -> check(part, findings, records), part -> {}, spec)) {
+    if (!PoolReading.sources(input, spec, part -> check(part, findings, records), part -> {})) {
       return 3;
     }
     print(findings, records);
@@ -91,8 +91,8 @@ final class DoctorCommand implements Callable<Integer> {
   }
 
   /** Checks one pool file or export as it is read; its record count goes into {@code records}. */
-  private PoolInput.PartVisitor check(
-      PoolInput.Part part, List<Finding> findings, Map<String, Integer> records) {
+  private PoolReading.SourceVisitor check(
+      PoolSource part, List<Finding> findings, Map<String, Integer> records) {
     String source = part.name();
     Map<String, Integer> keysFolded = new HashMap<>();
     int[] count = new int[1];
@@ -146,7 +146,7 @@ final class DoctorCommand implements Callable<Integer> {
             add.accept(f.finding());
           }
         };
-    return new PoolInput.PartVisitor() {
+    return new PoolReading.SourceVisitor() {
       @Override
       public void problem(KvpProblem p) {
         Finding finding =
@@ -257,14 +257,14 @@ final class DoctorCommand implements Callable<Integer> {
         if (part.path() != null) {
           fileMode(part, findings);
         }
-        if (part.kind() == PoolInput.Part.Kind.LIVE_POOL) {
+        if (part.kind() == PoolSource.Kind.LIVE_POOL) {
           stale(part, findings);
         }
       }
     };
   }
 
-  private static void fileMode(PoolInput.Part part, List<Finding> findings) {
+  private static void fileMode(PoolSource part, List<Finding> findings) {
     try {
       String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(part.path()));
       if (mode.charAt(7) == 'w' || mode.charAt(4) == 'w') {
@@ -285,7 +285,7 @@ final class DoctorCommand implements Callable<Integer> {
    * A live pool last written before this boot still holds the previous boot's records: the first
    * writer of this boot clears it (kvprov archives it first; other writers do not).
    */
-  private void stale(PoolInput.Part part, List<Finding> findings) {
+  private void stale(PoolSource part, List<Finding> findings) {
     try {
       Instant boot = bootTime != null ? bootTime : BootClock.system().bootTime();
       Instant written = Files.getLastModifiedTime(part.path()).toInstant();

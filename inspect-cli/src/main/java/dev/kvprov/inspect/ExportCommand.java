@@ -65,7 +65,7 @@ final class ExportCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(
       names = "--otlp",
@@ -106,12 +106,13 @@ final class ExportCommand implements Callable<Integer> {
 
     SpanForest forest = new SpanForest();
     ExportedSpans exported = new ExportedSpans(input.describe());
-    if (!input.forEachItem(
+    if (!PoolReading.items(
+        input,
+        spec,
         item -> {
           forest.add(item);
           exported.accept(item);
-        },
-        spec)) {
+        })) {
       return 3;
     }
     ExportedSpans.Result result = exported.spans(forest.finish());

@@ -14,8 +14,8 @@ import picocli.CommandLine.Parameters;
 final class ItemCommands {
   private ItemCommands() {}
 
-  private static PoolFile pool(PoolInput input, CommandLine.Model.CommandSpec spec) {
-    if (input.fromStdin() || input.source.hostXml != null) {
+  private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec) {
+    if (input.fromStdin() || input.hostExport()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "kvp " + spec.name() + " changes a pool file; stdin and host exports are read-only");
@@ -37,7 +37,7 @@ final class ItemCommands {
       })
   static final class Get implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolInput input;
+    @CommandLine.Mixin PoolOptions input;
 
     @Parameters(paramLabel = "KEY", description = "The item's key, exactly (case matters here).")
     String key;
@@ -56,7 +56,7 @@ final class ItemCommands {
               found[0] = item; // the last one counts, as for the host
             }
           };
-      if (!input.forEachItem(sink, spec)) {
+      if (!PoolReading.items(input, spec, sink)) {
         return 3;
       }
       if (found[0] == null) {
@@ -94,7 +94,7 @@ final class ItemCommands {
       })
   static final class Set implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolInput input;
+    @CommandLine.Mixin PoolOptions input;
 
     @Parameters(
         index = "0",
@@ -123,7 +123,7 @@ final class ItemCommands {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp set: " + input.describe() + ": " + PoolInput.why(e));
+            .println("kvp set: " + input.describe() + ": " + PoolReading.why(e));
         return 3;
       }
     }
@@ -142,7 +142,7 @@ final class ItemCommands {
       })
   static final class Delete implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolInput input;
+    @CommandLine.Mixin PoolOptions input;
 
     @Parameters(paramLabel = "KEY", description = "The key, ignoring ASCII case as the host does.")
     String key;
@@ -159,7 +159,7 @@ final class ItemCommands {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp delete: " + input.describe() + ": " + PoolInput.why(e));
+            .println("kvp delete: " + input.describe() + ": " + PoolReading.why(e));
         return 3;
       }
     }

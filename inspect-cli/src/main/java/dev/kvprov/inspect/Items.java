@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * pieces and cloud-init's {@code msg_i} chunks are held only until their group is complete, so a
  * pool of any size is read in near-constant memory.
  */
-final class Items implements PoolInput.PartVisitor {
+final class Items implements PoolReading.SourceVisitor {
 
   private final Consumer<Item> sink;
 

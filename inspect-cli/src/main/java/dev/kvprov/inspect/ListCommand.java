@@ -45,7 +45,7 @@ final class ListCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(names = "--json", description = "One JSON object per item.")
   boolean json;
@@ -125,14 +125,14 @@ final class ListCommand implements Callable<Integer> {
             out.println(asLine(item, style));
           }
         };
-    Consumer<PoolInput.Part> onPart =
+    Consumer<PoolSource> onPart =
         p -> {
           part[0] = p.name();
           if (!json) {
             out.println(style.bold("== " + p.name()));
           }
         };
-    if (!input.forEachItem(sink, onPart, spec)) {
+    if (!PoolReading.items(input, spec, sink, onPart)) {
       return 3;
     }
     out.flush();
@@ -145,9 +145,11 @@ final class ListCommand implements Callable<Integer> {
     int[] problems = new int[1];
     String[] source = new String[1];
     boolean ok =
-        input.forEachPart(
+        PoolReading.sources(
+            input,
+            spec,
             part ->
-                new PoolInput.PartVisitor() {
+                new PoolReading.SourceVisitor() {
                   final List<String> pending = new ArrayList<>();
 
                   @Override
@@ -202,8 +204,7 @@ final class ListCommand implements Callable<Integer> {
               if (!json) {
                 out.println(style.bold("== " + Text.printable(part.name())));
               }
-            },
-            spec);
+            });
     out.flush();
     return !ok ? 3 : problems[0] == 0 ? 0 : 1;
   }

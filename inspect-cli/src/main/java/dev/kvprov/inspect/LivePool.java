@@ -54,7 +54,7 @@ final class LivePool {
    * if it does not exist; nothing if it is as it was.
    */
   Optional<List<Sighting>> look(boolean again) throws IOException {
-    PoolInput.requireRegularFile(path);
+    PoolSource.requireRegularFile(path);
     Optional<Stamp> stamp = stamp();
     if (stamp.isPresent() && stamp.equals(read) && settled && !again) {
       return Optional.empty();

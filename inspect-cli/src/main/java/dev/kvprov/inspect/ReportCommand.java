@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
 final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(names = "--json", description = "{\"fields\": {...}, \"raw\": \"...\"}")
   boolean json;
@@ -42,7 +42,7 @@ final class ReportCommand implements Callable<Integer> {
             raw[0] = item.value(); // the last one counts, should a writer have left two
           }
         };
-    if (!input.forEachItem(sink, spec)) {
+    if (!PoolReading.items(input, spec, sink)) {
       return 3;
     }
     if (raw[0] == null) {

@@ -44,7 +44,7 @@ final class TimelineCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(
       names = "--json",
@@ -71,12 +71,13 @@ final class TimelineCommand implements Callable<Integer> {
     SpanForest forest = new SpanForest();
     PointEvents events = new PointEvents();
     boolean read =
-        input.forEachItem(
+        PoolReading.items(
+            input,
+            spec,
             item -> {
               forest.add(item);
               events.add(item);
-            },
-            spec);
+            });
     if (!read) {
       return 3;
     }

@@ -39,7 +39,7 @@ final class TreeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(
       names = "--json",
@@ -49,7 +49,7 @@ final class TreeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SpanForest forest = new SpanForest();
-    if (!input.forEachItem(forest::add, spec)) {
+    if (!PoolReading.items(input, spec, forest::add)) {
       return 3;
     }
     List<SpanNode> roots = forest.finish();

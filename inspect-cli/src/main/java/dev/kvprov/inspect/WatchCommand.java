@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
 final class WatchCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin PoolInput input;
+  @CommandLine.Mixin PoolOptions input;
 
   @Option(names = "--json", description = "One JSON object per item, as kvp list --json.")
   boolean json;
@@ -76,7 +76,7 @@ final class WatchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommandLine cli = spec.commandLine();
-    if (input.fromStdin() || input.source.hostXml != null) {
+    if (input.fromStdin() || input.hostExport()) {
       throw new CommandLine.ParameterException(
           cli, "kvp watch follows a pool file; stdin and host exports cannot be watched");
     }

@@ -1,0 +1,74 @@
+package dev.kvprov.inspect;
+
+import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.PoolVisitor;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import picocli.CommandLine;
+
+/**
+ * Reads what a command's {@link PoolOptions} name, source after source, and says on its stderr, in
+ * one line, why an input could not be read.
+ */
+final class PoolReading {
+  private PoolReading() {}
+
+  /** Receives one source's records, then {@link #finish} once the source has been read. */
+  interface SourceVisitor extends PoolVisitor {
+    default void finish() {}
+  }
+
+  /**
+   * Streams each source's records to the visitor {@code visitorFor} makes for it, telling {@code
+   * onSource} before each one when there is more than one. On an I/O error, says why on stderr
+   * (naming the command and the input) and returns false: the command exits 3.
+   */
+  static boolean sources(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Function<PoolSource, ? extends SourceVisitor> visitorFor,
+      Consumer<PoolSource> onSource) {
+    String reading = options.describe();
+    try {
+      List<PoolSource> sources = options.sources();
+      for (PoolSource source : sources) {
+        reading = source.name();
+        if (sources.size() > 1) {
+          onSource.accept(source);
+        }
+        SourceVisitor visitor = visitorFor.apply(source);
+        source.scan(new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES), visitor);
+        visitor.finish();
+      }
+      return true;
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why(e));
+      return false;
+    }
+  }
+
+  /**
+   * Streams the logical items to {@code sink}, source by source (pieces are never joined across
+   * sources); otherwise as {@link #sources}.
+   */
+  static boolean items(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Consumer<Item> sink,
+      Consumer<PoolSource> onSource) {
+    return sources(options, spec, source -> new Items(sink), onSource);
+  }
+
+  /** {@link #items(PoolOptions, CommandLine.Model.CommandSpec, Consumer, Consumer)}, unmarked. */
+  static boolean items(
+      PoolOptions options, CommandLine.Model.CommandSpec spec, Consumer<Item> sink) {
+    return items(options, spec, sink, source -> {});
+  }
+
+  /** Why an input could not be read, in a few words (Java's messages are often just the path). */
+  static String why(IOException e) {
+    return IoErrors.reason(e);
+  }
+}

@@ -1,0 +1,170 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.kvp.PoolArchive;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.PoolVisitor;
+import dev.kvprov.kvp.RecordCodec;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * One thing to read records from: a live pool, a copy or archive of one, a pool on stdin, or a
+ * host-side export (from a file or stdin). Reading never modifies it. Shared locks are taken only
+ * on a live pool on Linux, so copies, archives and host exports are read with plain Java I/O
+ * anywhere Java runs, the Hyper-V host included.
+ *
+ * @param name how messages name it: its path, or {@code stdin}
+ * @param path its file, or null for stdin
+ */
+record PoolSource(String name, Kind kind, Path path) {
+  enum Kind {
+    LIVE_POOL,
+    POOL_FILE,
+    STDIN_POOL,
+    HOST_EXPORT,
+    STDIN_HOST_EXPORT
+  }
+
+  private static final Pattern LIVE_POOL = Pattern.compile("\\.kvp_pool_\\d");
+
+  /** Where kvprov archives a root's earlier boots, below the root. */
+  private static final Path ARCHIVE_UNDER_ROOT =
+      Path.of("/").relativize(PoolFile.DEFAULT_ARCHIVE_DIRECTORY);
+
+  /** The most {@code kvp} reads from stdin: twice the largest pool seen in practice. */
+  static final long MAX_STDIN_BYTES = 512L << 20;
+
+  /** A pool on stdin. */
+  static PoolSource stdinPool() {
+    return new PoolSource("stdin", Kind.STDIN_POOL, null);
+  }
+
+  /** A host-side export in {@code file}, or on stdin for {@code -}. */
+  static PoolSource hostExport(String file) {
+    return "-".equals(file)
+        ? new PoolSource("stdin", Kind.STDIN_HOST_EXPORT, null)
+        : new PoolSource(file, Kind.HOST_EXPORT, Path.of(file));
+  }
+
+  /** A pool file: live (locked while read) when named as Hyper-V names its pools, on Linux. */
+  static PoolSource poolFile(Path path) {
+    boolean live =
+        LIVE_POOL.matcher(path.getFileName().toString()).matches()
+            && System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    return new PoolSource(path.toString(), live ? Kind.LIVE_POOL : Kind.POOL_FILE, path);
+  }
+
+  /**
+   * A mounted OS disk's pool {@code pool}: kvprov's archived copies of it, oldest boot first, then
+   * the pool itself (when it exists, or when there is nothing else to read).
+   */
+  static List<PoolSource> rescuedDisk(Path root, int pool) throws IOException {
+    List<PoolSource> sources = new ArrayList<>();
+    for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
+      sources.add(new PoolSource(copy.toString(), Kind.POOL_FILE, copy));
+    }
+    Path live = root.resolve("var/lib/hyperv").resolve(".kvp_pool_" + pool);
+    if (Files.exists(live) || sources.isEmpty()) {
+      sources.add(new PoolSource(live.toString(), Kind.POOL_FILE, live));
+    }
+    return sources;
+  }
+
+  /** Streams its records to {@code visitor}; {@code stdin} is what stands for stdin. */
+  void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
+    if (path != null) {
+      requireRegularFile(path);
+    }
+    switch (kind) {
+      case LIVE_POOL -> PoolFile.builder().file(path).build().scan(visitor);
+      case POOL_FILE -> {
+        try (FileChannel file = FileChannel.open(path)) {
+          RecordCodec.scan(file, visitor);
+        }
+      }
+      case STDIN_POOL -> RecordCodec.scan(stdin, visitor);
+      case HOST_EXPORT -> {
+        try (InputStream in = Files.newInputStream(path)) {
+          HostExport.scan(text(in), visitor);
+        }
+      }
+      case STDIN_HOST_EXPORT -> HostExport.scan(text(stdin), visitor);
+    }
+  }
+
+  /**
+   * Checks that {@code path} is a regular file (following links) before anything opens it: opening
+   * a named pipe waits for a writer for ever, and a device such as {@code /dev/zero} never ends.
+   *
+   * @throws FileSystemException saying what it is instead
+   */
+  static void requireRegularFile(Path path) throws IOException {
+    if (Files.isRegularFile(path) || !Files.exists(path)) {
+      return; // a missing file fails on opening, with its own reason
+    }
+    String what;
+    if (Files.isDirectory(path)) {
+      what = "a directory";
+    } else {
+      int type;
+      try {
+        type = ((Integer) Files.getAttribute(path, "unix:mode")) & 0170000;
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        type = 0;
+      }
+      what =
+          switch (type) {
+            case 0010000 -> "a named pipe";
+            case 0020000 -> "a character device";
+            case 0060000 -> "a block device";
+            case 0140000 -> "a socket";
+            default -> "not a file";
+          };
+    }
+    throw new FileSystemException(
+        path.toString(),
+        null,
+        what + ", not a pool file (kvp reads files, or stdin with --file - or --host-xml -)");
+  }
+
+  /**
+   * The export's text: UTF-8 unless a byte order mark says UTF-16, as Windows PowerShell's {@code
+   * Out-File} writes by default.
+   */
+  private static Reader text(InputStream raw) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw);
+    in.mark(3);
+    int b0 = in.read();
+    int b1 = in.read();
+    int b2 = in.read();
+    Charset charset = UTF_8;
+    int skip = 0;
+    if (b0 == 0xFF && b1 == 0xFE) {
+      charset = StandardCharsets.UTF_16LE;
+      skip = 2;
+    } else if (b0 == 0xFE && b1 == 0xFF) {
+      charset = StandardCharsets.UTF_16BE;
+      skip = 2;
+    } else if (b0 == 0xEF && b1 == 0xBB && b2 == 0xBF) {
+      skip = 3;
+    }
+    in.reset();
+    in.skipNBytes(skip);
+    return new InputStreamReader(in, charset);
+  }
+}
