@@ -63,6 +63,7 @@ final class LivePool {
     if (stamp.isEmpty()) {
       return Optional.of(List.of());
     }
+    PoolSource.requirePool(path);
     Instant began = Instant.now();
     try {
       List<Sighting> sightings = scan();

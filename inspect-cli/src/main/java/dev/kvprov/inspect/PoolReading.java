@@ -1,8 +1,11 @@
 package dev.kvprov.inspect;
 
 import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -38,9 +41,15 @@ final class PoolReading {
         if (sources.size() > 1) {
           onSource.accept(source);
         }
-        SourceVisitor visitor = visitorFor.apply(source);
+        Counting visitor = new Counting(visitorFor.apply(source));
         source.scan(new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES), visitor);
         visitor.finish();
+        if (visitor.seen == 0) {
+          // Said, so that an empty pool is never mistaken for a command that printed nothing.
+          spec.commandLine()
+              .getErr()
+              .println("kvp " + spec.name() + ": " + reading + ": no records");
+        }
       }
       return true;
     } catch (IOException e) {
@@ -69,6 +78,39 @@ final class PoolReading {
 
   /** Why an input could not be read, in a few words (Java's messages are often just the path). */
   static String why(IOException e) {
-    return IoErrors.reason(e);
+    return e instanceof InputKind.WrongInput ? e.getMessage() : IoErrors.reason(e);
+  }
+
+  /** A visitor that counts what went by (records and problems) on its way to another. */
+  private static final class Counting implements SourceVisitor {
+    private final SourceVisitor to;
+    int seen;
+
+    Counting(SourceVisitor to) {
+      this.to = to;
+    }
+
+    @Override
+    public void entry(PoolEntry entry) {
+      seen++;
+      to.entry(entry);
+    }
+
+    @Override
+    public void entry(PoolEntry entry, ByteBuffer value) {
+      seen++;
+      to.entry(entry, value);
+    }
+
+    @Override
+    public void problem(KvpProblem problem) {
+      seen++;
+      to.problem(problem);
+    }
+
+    @Override
+    public void finish() {
+      to.finish();
+    }
   }
 }

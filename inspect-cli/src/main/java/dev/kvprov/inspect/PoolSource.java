@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -85,26 +86,84 @@ record PoolSource(String name, Kind kind, Path path) {
     return sources;
   }
 
-  /** Streams its records to {@code visitor}; {@code stdin} is what stands for stdin. */
+  /**
+   * Streams its records to {@code visitor}; {@code stdin} is what stands for stdin.
+   *
+   * @throws InputKind.WrongInput when it is not what it was given as (an export given as a pool,
+   *     say), saying what it looks like and the fix
+   */
   void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
     if (path != null) {
       requireRegularFile(path);
     }
     switch (kind) {
-      case LIVE_POOL -> PoolFile.builder().file(path).build().scan(visitor);
+      case LIVE_POOL -> {
+        requirePool(path);
+        PoolFile.builder().file(path).build().scan(visitor);
+      }
       case POOL_FILE -> {
         try (FileChannel file = FileChannel.open(path)) {
+          requirePool(head(file));
+          file.position(0);
           RecordCodec.scan(file, visitor);
         }
       }
-      case STDIN_POOL -> RecordCodec.scan(stdin, visitor);
+      case STDIN_POOL -> {
+        BufferedInputStream in = new BufferedInputStream(stdin, 2 * InputKind.HEAD_BYTES);
+        requirePool(head(in));
+        RecordCodec.scan(in, visitor);
+      }
       case HOST_EXPORT -> {
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(path))) {
+          requireExport(head(in));
           HostExport.scan(text(in), visitor);
         }
       }
-      case STDIN_HOST_EXPORT -> HostExport.scan(text(stdin), visitor);
+      case STDIN_HOST_EXPORT -> {
+        BufferedInputStream in = new BufferedInputStream(stdin, 2 * InputKind.HEAD_BYTES);
+        requireExport(head(in));
+        HostExport.scan(text(in), visitor);
+      }
     }
+  }
+
+  private static void requirePool(InputKind kind) throws InputKind.WrongInput {
+    if (kind.notAPool() != null) {
+      throw new InputKind.WrongInput(kind.notAPool());
+    }
+  }
+
+  private static void requireExport(InputKind kind) throws InputKind.WrongInput {
+    if (kind.notAHostExport() != null) {
+      throw new InputKind.WrongInput(kind.notAHostExport());
+    }
+  }
+
+  /** Checks that the file at {@code path} looks like a pool (an empty one does). */
+  static void requirePool(Path path) throws IOException {
+    requirePool(head(path));
+  }
+
+  private static InputKind head(Path path) throws IOException {
+    try (FileChannel file = FileChannel.open(path)) {
+      return head(file);
+    }
+  }
+
+  private static InputKind head(FileChannel file) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(InputKind.HEAD_BYTES);
+    while (head.hasRemaining() && file.read(head) > 0) {
+      // until the head is full or the file ends
+    }
+    return InputKind.of(head.array(), head.position());
+  }
+
+  /** The kind of what {@code in} holds, read without taking it: {@code in} is reset. */
+  private static InputKind head(InputStream in) throws IOException {
+    in.mark(InputKind.HEAD_BYTES);
+    byte[] head = in.readNBytes(InputKind.HEAD_BYTES);
+    in.reset();
+    return InputKind.of(head, head.length);
   }
 
   /**

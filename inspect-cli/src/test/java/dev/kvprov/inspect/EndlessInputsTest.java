@@ -119,20 +119,46 @@ class EndlessInputsTest {
             "kvp report: stdin: more than 512 MiB: no pool or export is that large; stopped reading");
   }
 
-  /** Bytes for ever: {@code yes | kvp …}. */
+  /** Records for ever, as a pool looks: {@code cat /dev/urandom}-sized, never ending. */
   private static InputStream endless() {
+    byte[] record = new RawPool().add("key", "value").bytes();
     return new InputStream() {
+      private long at;
+
       @Override
       public int read() {
-        return 'y';
+        return record[(int) (at++ % record.length)] & 0xFF;
       }
 
       @Override
       public int read(byte[] b, int off, int len) {
-        java.util.Arrays.fill(b, off, off + len, (byte) 'y');
+        for (int i = 0; i < len; i++) {
+          b[off + i] = record[(int) (at++ % record.length)];
+        }
         return len;
       }
     };
+  }
+
+  @Test
+  void anEndlessStdinOfText_isRefusedAtOnce() throws Exception {
+    InputStream saved = System.in;
+    System.setIn(
+        new InputStream() {
+          @Override
+          public int read() {
+            return 'y'; // yes | kvp report --file -
+          }
+        });
+    CliRun run;
+    try {
+      run = assertTimeoutPreemptively(HANG, () -> CliRun.of("report", "--file", "-"));
+    } finally {
+      System.setIn(saved);
+    }
+
+    assertThat(run.exit()).isEqualTo(3);
+    assertThat(run.err().strip()).startsWith("kvp report: stdin: is text, not a KVP pool");
   }
 
   @Test
