@@ -104,19 +104,23 @@ class EndlessInputsTest {
 
   @Test
   void anEndlessStdin_isReadUpToItsCap_thenRefused() throws Exception {
-    InputStream saved = System.in;
-    System.setIn(endless());
-    CliRun run;
-    try {
-      run = assertTimeoutPreemptively(HANG, () -> CliRun.of("report", "--file", "-"));
-    } finally {
-      System.setIn(saved);
-    }
+    CliRun run = reportOnStdin(endless());
 
     assertThat(run.exit()).isEqualTo(3);
     assertThat(run.err().strip())
         .isEqualTo(
             "kvp report: stdin: more than 512 MiB: no pool or export is that large; stopped reading");
+  }
+
+  /** {@code kvp report --file -} with {@code stdin} as its standard input, within {@link #HANG}. */
+  private static CliRun reportOnStdin(InputStream stdin) {
+    InputStream saved = System.in;
+    System.setIn(stdin);
+    try {
+      return assertTimeoutPreemptively(HANG, () -> CliRun.of("report", "--file", "-"));
+    } finally {
+      System.setIn(saved);
+    }
   }
 
   /** Records for ever, as a pool looks: {@code cat /dev/urandom}-sized, never ending. */
@@ -142,20 +146,14 @@ class EndlessInputsTest {
 
   @Test
   void anEndlessStdinOfText_isRefusedAtOnce() throws Exception {
-    InputStream saved = System.in;
-    System.setIn(
-        new InputStream() {
-          @Override
-          public int read() {
-            return 'y'; // yes | kvp report --file -
-          }
-        });
-    CliRun run;
-    try {
-      run = assertTimeoutPreemptively(HANG, () -> CliRun.of("report", "--file", "-"));
-    } finally {
-      System.setIn(saved);
-    }
+    CliRun run =
+        reportOnStdin(
+            new InputStream() {
+              @Override
+              public int read() {
+                return 'y'; // yes | kvp report --file -
+              }
+            });
 
     assertThat(run.exit()).isEqualTo(3);
     assertThat(run.err().strip()).startsWith("kvp report: stdin: is text, not a KVP pool");
