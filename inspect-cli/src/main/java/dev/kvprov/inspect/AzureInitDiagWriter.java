@@ -45,6 +45,12 @@ final class AzureInitDiagWriter extends Writer {
     super("azure-init-diag", "#76b7b2");
   }
 
+  /** azure-init's, to a person: which of its formats is {@code list --json}'s business. */
+  @Override
+  String label() {
+    return "azure-init";
+  }
+
   @Override
   boolean owns(String key) {
     return DiagKey.owns(key);

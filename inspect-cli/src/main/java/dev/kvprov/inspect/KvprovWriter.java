@@ -65,7 +65,9 @@ final class KvprovWriter extends Writer {
     if (end != null) {
       node.put("end", end);
     }
-    r.sinceBoot().ifPresent(d -> node.put("since_boot_s", Text.millis(d) / 1e3));
+    // when the item happened, since boot: an end record's end, any other record's time
+    (r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot())
+        .ifPresent(d -> node.put("since_boot_s", Text.millis(d) / 1e3));
     if (message != null) {
       node.put("message", message);
     }

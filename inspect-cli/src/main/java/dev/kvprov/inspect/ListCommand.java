@@ -22,9 +22,12 @@ import picocli.CommandLine.Option;
     description = {
       "Every item of a pool in order, chunks put back together, decoded per writer.",
       "",
-      "kvprov pieces (|i/n), cloud-init chunks (msg_i) and azure-init's same-key byte",
-      "pieces are reassembled; --raw shows the records as stored. --json prints one",
-      "JSON object per item (JSON Lines)."
+      "One line an item: seconds since boot (when the writer tells), time of day (UTC),",
+      "level, writer, name and what happened, a failure's error text included. On a",
+      "terminal long lines wrap at words under the name; --wide, a pipe or a file get",
+      "each item on one line. Pieces are joined first (kvprov's |i/n, cloud-init's",
+      "msg_i, azure-init's); --raw shows the records as stored, key and value. --json",
+      "prints one JSON object per item (JSON Lines)."
     },
     footer = {
       "",
@@ -32,6 +35,7 @@ import picocli.CommandLine.Option;
       "",
       "Examples:",
       "  kvp list --level WARN",
+      "  kvp list --wide | grep 'HTTP 503'",
       "  kvp list --since 2026-11-22T05:16:00Z --writer cloud-init --json",
       "  kvp list --raw --file pool1-1795322355.kvp"
     })
@@ -70,6 +74,13 @@ final class ListCommand implements Callable<Integer> {
   Instant since;
 
   @Option(
+      names = "--wide",
+      description =
+          "Every item on one line, never wrapped (what a pipe or a file gets anyway);"
+              + " for grep on a terminal.")
+  boolean wide;
+
+  @Option(
       names = "--raw",
       description = "The records as stored: one per slot, pieces not joined, nothing decoded.")
   boolean raw;
@@ -93,6 +104,8 @@ final class ListCommand implements Callable<Integer> {
     int minLevel = level == null ? -1 : LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
     String[] part = new String[1];
     int[] problems = new int[1];
+    String[] shownDay = new String[1];
+    int columns = Style.columns(wide);
     Json.Lines lines = new Json.Lines(out);
     Consumer<Item> sink =
         found -> {
@@ -100,8 +113,7 @@ final class ListCommand implements Callable<Integer> {
             return;
           }
           boolean kvprov = found.writer().equals(Writers.KVPROV.name());
-          JsonNode event =
-              kvprov || json || minLevel >= 0 || since != null ? Events.of(found) : null;
+          JsonNode event = Events.of(found);
           Item item =
               kvprov && event == null && found.problems().isEmpty()
                   ? found.withProblem("not a readable kvprov record (see docs/kvp-format.md)")
@@ -122,12 +134,18 @@ final class ListCommand implements Callable<Integer> {
           if (json) {
             lines.write(asNode(item, event, part[0]));
           } else {
-            out.println(asLine(item, style));
+            String day = ItemLine.day(item, event);
+            if (day != null && !day.equals(shownDay[0])) {
+              out.println(style.dim("-- " + day + " (times UTC)"));
+              shownDay[0] = day;
+            }
+            ItemLine.lines(item, event, columns, style).forEach(out::println);
           }
         };
     Consumer<PoolSource> onPart =
         p -> {
           part[0] = p.name();
+          shownDay[0] = null;
           if (!json) {
             out.println(style.bold("== " + p.name()));
           }
@@ -209,12 +227,8 @@ final class ListCommand implements Callable<Integer> {
     return !ok ? 3 : problems[0] == 0 ? 0 : 1;
   }
 
-  static String asLine(Item item) {
-    return asLine(item, Style.PLAIN);
-  }
-
-  /** Two lines an item, fitting 80 columns: index, writer, key; then the value, cut to fit. */
-  static String asLine(Item item, Style style) {
+  /** {@code --raw}: two lines a record, fitting 80 columns: index, writer, key; then the value. */
+  private static String asLine(Item item, Style style) {
     String value = Text.printable(item.value());
     String shown = Text.cut(value, VALUE_WIDTH);
     String head =

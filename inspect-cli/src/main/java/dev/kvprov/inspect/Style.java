@@ -19,6 +19,23 @@ final class Style {
         isTerminal() && System.getenv("NO_COLOR") == null && !"dumb".equals(System.getenv("TERM")));
   }
 
+  /**
+   * The columns human output fits: the terminal's ({@code COLUMNS}, which bin/kvp sets from the
+   * tty, else 80) when stdout is one; {@link Integer#MAX_VALUE} otherwise or when {@code wide}, so
+   * that a pipe or a file gets every line whole.
+   */
+  static int columns(boolean wide) {
+    if (wide || !isTerminal()) {
+      return Integer.MAX_VALUE;
+    }
+    try {
+      int columns = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").trim());
+      return columns >= 20 ? columns : 80;
+    } catch (NumberFormatException e) {
+      return 80;
+    }
+  }
+
   private static boolean isTerminal() {
     java.io.Console console = System.console();
     if (console == null) {

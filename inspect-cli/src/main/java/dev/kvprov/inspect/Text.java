@@ -85,4 +85,34 @@ final class Text {
   static String padRight(String s, int width) {
     return s.length() >= width ? s : s + " ".repeat(width - s.length());
   }
+
+  /**
+   * {@code text} in lines at word boundaries: the first at most {@code first} characters (code
+   * points), the others at most {@code rest}; a word longer than a line is cut across lines. Always
+   * at least one line.
+   */
+  static java.util.List<String> wrap(String text, int first, int rest) {
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    int width = Math.max(first, 1);
+    int at = 0;
+    int length = text.length();
+    while (true) {
+      while (at < length && text.charAt(at) == ' ' && !lines.isEmpty()) {
+        at++; // a line does not start with the space it broke at
+      }
+      int remaining = text.codePointCount(at, length);
+      if (remaining <= width) {
+        lines.add(text.substring(at));
+        return lines;
+      }
+      int limit = text.offsetByCodePoints(at, width); // the first character that does not fit
+      int cut = text.lastIndexOf(' ', limit);
+      if (cut <= at) {
+        cut = limit; // one word longer than the line
+      }
+      lines.add(text.substring(at, cut).stripTrailing());
+      at = cut;
+      width = Math.max(rest, 1);
+    }
+  }
 }

@@ -45,6 +45,11 @@ final class WatchCommand implements Callable<Integer> {
 
   @CommandLine.Mixin PoolOptions input;
 
+  @Option(
+      names = "--wide",
+      description = "Every item on one line, never wrapped (what a pipe or a file gets anyway).")
+  boolean wide;
+
   @Option(names = "--json", description = "One JSON object per item, as kvp list --json.")
   boolean json;
 
@@ -180,13 +185,18 @@ final class WatchCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
     }
     PrintWriter out = spec.commandLine().getOut();
+    Style style = Style.forStdout();
     int printed = 0;
     for (Item item : batch.appeared()) {
       if (printed == limit) {
         break;
       }
       if (filter.accepts(item)) {
-        out.println(json ? ListCommand.asJson(item) : ListCommand.asLine(item));
+        if (json) {
+          out.println(ListCommand.asJson(item));
+        } else {
+          ItemLine.lines(item, Events.of(item), Style.columns(wide), style).forEach(out::println);
+        }
         printed++;
       }
     }

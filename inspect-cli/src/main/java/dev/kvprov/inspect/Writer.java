@@ -25,6 +25,11 @@ abstract class Writer {
     return name;
   }
 
+  /** How human output names it, in a column of ten: its name unless that is longer. */
+  String label() {
+    return name;
+  }
+
   final String colour() {
     return colour;
   }

@@ -92,6 +92,6 @@ class ToyWriterTest {
   void watch_showsItsItemsAsTheyCome() {
     CliRun run = CliRun.of("watch", "--file", pool, "--exit-after", "4", "--timeout", "5");
 
-    assertThat(run.out()).contains("TOY|unpack", "TOY|noticed", "the disk is small");
+    assertThat(run.out()).contains("toy", "unpack", "noticed", "the disk is small");
   }
 }

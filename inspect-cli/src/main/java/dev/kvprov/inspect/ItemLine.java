@@ -1,0 +1,170 @@
+package dev.kvprov.inspect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * An item as a person reads it in {@code kvp list} and {@code watch}: when (since boot, when its
+ * writer tells, and the time of day in UTC), level, writer, name, and what happened, with the error
+ * text of a failure. Keys and raw values are {@code list --raw}'s.
+ *
+ * <pre>
+ *    +1.072s  04:47:47.130  ERROR  kvprov      imds.attempt FAILED: IMDS answered HTTP 503
+ * </pre>
+ *
+ * <p>Within a width, the words that do not fit go on continuation lines under the name; without one
+ * (not a terminal, {@code --wide}), an item is one line, never cut.
+ */
+final class ItemLine {
+  private static final DateTimeFormatter TIME_OF_DAY =
+      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter DAY =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  /** The columns before the name: since boot (days of seconds fit), time, level, writer. */
+  private static final int SINCE_BOOT = 11;
+
+  private static final int TIME = 12;
+  private static final int LEVEL = 5;
+  private static final int WRITER = 10;
+  static final int INDENT = SINCE_BOOT + 2 + TIME + 2 + LEVEL + 2 + WRITER + 2;
+
+  /** Fewer columns than this for the text, and continuation lines start further left. */
+  private static final int NARROWEST_TEXT = 24;
+
+  private ItemLine() {}
+
+  /**
+   * The day an item happened, UTC, for a {@code -- 2026-11-22} line when it changes; null when the
+   * item has no time.
+   */
+  static String day(Item item, JsonNode event) {
+    Instant time = Events.time(event);
+    return time == null ? null : DAY.format(time);
+  }
+
+  /**
+   * The item's lines.
+   *
+   * @param width the columns to fit, or {@link Integer#MAX_VALUE} for one line whatever its length
+   */
+  static List<String> lines(Item item, JsonNode event, int width, Style style) {
+    Writer writer = Writers.named(item.writer());
+    String level = event == null ? "" : nullToEmpty(Events.level(item, event));
+    String head =
+        Text.padLeft(sinceBoot(item, event, writer), SINCE_BOOT)
+            + "  "
+            + Text.padRight(time(event), TIME)
+            + "  "
+            + Text.padRight(level, LEVEL)
+            + "  "
+            + Text.padRight(writer.label(), WRITER)
+            + "  ";
+    String text = Text.printable(what(item, event));
+    List<String> lines = new ArrayList<>();
+    List<String> problems = item.problems().stream().map(p -> "! " + Text.printable(p)).toList();
+    if (width == Integer.MAX_VALUE) {
+      lines.add(head + text);
+      problems.forEach(p -> lines.add(" ".repeat(INDENT) + p));
+    } else {
+      int indent = width - INDENT >= NARROWEST_TEXT ? INDENT : 8;
+      String margin = " ".repeat(indent);
+      int rest = Math.max(width - indent, 1);
+      List<String> wrapped = Text.wrap(text, Math.max(width - head.length(), 1), rest);
+      lines.add(head + wrapped.get(0));
+      wrapped.subList(1, wrapped.size()).forEach(w -> lines.add(margin + w));
+      for (String p : problems) {
+        Text.wrap(p, rest, rest).forEach(w -> lines.add(margin + w));
+      }
+    }
+    boolean failed = level.equals("ERROR") || !item.problems().isEmpty();
+    if (failed || level.equals("WARN")) {
+      for (int i = 0; i < lines.size(); i++) {
+        lines.set(i, failed ? style.error(lines.get(i)) : style.warn(lines.get(i)));
+      }
+    }
+    return lines;
+  }
+
+  /** Seconds since boot, when the item or its writer says when the boot was. */
+  private static String sinceBoot(Item item, JsonNode event, Writer writer) {
+    if (event != null && event.path("since_boot_s").isNumber()) {
+      double seconds = event.path("since_boot_s").asDouble();
+      return "+" + Text.secondsValue(Duration.ofNanos((long) (seconds * 1e9))) + "s";
+    }
+    Instant time = Events.time(event);
+    Long boot = writer.origin(item).bootEpoch();
+    if (time != null && boot != null) {
+      return Text.signedSeconds(Duration.between(Instant.ofEpochSecond(boot), time), 0);
+    }
+    return "";
+  }
+
+  private static String time(JsonNode event) {
+    Instant time = Events.time(event);
+    return time == null ? "" : TIME_OF_DAY.format(time);
+  }
+
+  /**
+   * What happened, in words: the name, then what became of it — {@code FAILED: why}, {@code
+   * started}, {@code ok} — or the message; an item no writer reads is its key and value.
+   */
+  static String what(Item item, JsonNode event) {
+    if (event == null) {
+      if (item.key().isEmpty()) {
+        return "(no record)";
+      }
+      return item.key() + " = " + item.value();
+    }
+    String name = event.path("name").asText("");
+    String type = event.path("type").asText("");
+    String status = event.path("status").asText("").toLowerCase(Locale.ROOT);
+    String message = event.path("message").asText("");
+    StringBuilder b = new StringBuilder(name.isEmpty() ? item.key() : name);
+    boolean failed = status.equals("error") || status.equals("fail");
+    if (failed) {
+      b.append(" FAILED");
+      if (!message.isEmpty() && !message.equals(name)) {
+        b.append(": ").append(message);
+      }
+      return b.toString();
+    }
+    switch (type) {
+      case "start" -> b.append(" started");
+      case "end", "finish", "span" -> {
+        b.append(" ").append(status.isEmpty() || status.equals("success") ? "ok" : status);
+        Duration length = length(event);
+        if (length != null) {
+          b.append(" ").append(Text.secondsValue(length)).append("s");
+        }
+      }
+      case "report" -> b.append(" ").append(status);
+      case "event", "log", "" -> {}
+      default -> b.append(" (").append(type).append(")");
+    }
+    if (!message.isEmpty() && !message.equals(name)) {
+      b.append(": ").append(message);
+    }
+    return b.toString();
+  }
+
+  /** A span's length from its event: its duration, or its start and end. */
+  private static Duration length(JsonNode event) {
+    if (event.path("duration_s").isNumber()) {
+      return Duration.ofNanos((long) (event.path("duration_s").asDouble() * 1e9));
+    }
+    Instant start = SpanForest.time(event.path("start").asText(""));
+    Instant end = SpanForest.time(event.path("end").asText(""));
+    return start == null || end == null ? null : Duration.between(start, end);
+  }
+
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
+  }
+}
