@@ -110,7 +110,11 @@ final class Text {
       if (cut <= at) {
         cut = limit; // one word longer than the line
       }
-      lines.add(text.substring(at, cut).stripTrailing());
+      int end = cut;
+      while (end > at && text.charAt(end - 1) == ' ') {
+        end--; // nor end with it (other white space is text, and stays)
+      }
+      lines.add(text.substring(at, end));
       at = cut;
       width = Math.max(rest, 1);
     }
