@@ -34,9 +34,14 @@ final class FailureReporter {
 
   void failure(String sink, Throwable cause) {
     String message = cause.getMessage();
-    // The message in plain words; a class name only when there is nothing else to go by.
-    failure(
-        sink, message == null || message.isBlank() ? cause.getClass().getSimpleName() : message);
+    // The message in plain words, never a class name: a file's trouble as the C library says it.
+    if (cause instanceof java.io.IOException io && !(cause instanceof java.net.SocketException)) {
+      failure(sink, dev.kvprov.kvp.IoErrors.reason(io));
+    } else if (message != null && !message.isBlank() && !NetworkErrors.looksLikeCode(message)) {
+      failure(sink, message);
+    } else {
+      failure(sink, NetworkErrors.describe(cause));
+    }
   }
 
   /** Says, always, what a sink could not deliver in the end: the one loss nobody may miss. */

@@ -79,7 +79,20 @@ final class KvpSink {
     this.waits = waits;
     this.records = records;
     this.failures = failures;
-    this.budget = new RecordBudget(recordBudget, countOwnRecords(pool, waits, failures));
+    this.foundAtStart = countOwnRecords(pool, waits, failures);
+    this.budget = new RecordBudget(recordBudget, foundAtStart);
+  }
+
+  /** kvprov records the pool held when the sink began, counted against this boot's budget. */
+  private int foundAtStart;
+
+  /**
+   * The pool was emptied of an earlier boot's records: those found at the start are no longer this
+   * boot's, and give their share of the budget back.
+   */
+  synchronized void poolCleared() {
+    budget.forget(foundAtStart);
+    foundAtStart = 0;
   }
 
   /** kvprov records already in the pool: an earlier run this boot spent part of the budget. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.StaleClearResult;
 import dev.kvprov.kvp.VmId;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -45,12 +46,13 @@ import java.util.logging.LogRecord;
  * collector. {@link #close()} writes everything to KVP before it returns and gives OTLP a bounded
  * time. A failing sink is reported once on stderr and never throws into the caller.
  *
- * <p>Building one changes nothing outside it: no file is touched and nothing JVM-wide is set. What
- * a program that owns its VM's pool and its JVM wants besides is three explicit steps: {@link
- * #clearStalePool} (file I/O: empties and archives an earlier boot's records), {@link
- * #reportSdkLogging} (the SDK's own logger, JVM-wide) and {@link #closeOnShutdown} (a JVM shutdown
- * hook, so SIGTERM still flushes). For an application that has its own {@code SdkTracerProvider},
- * {@link KvpSpanExporter} and {@link KvpLogRecordExporter} are the sinks alone.
+ * <p>Building one changes nothing outside it: it reads the pool (to count this boot's records
+ * against the budget), but writes no file and sets nothing JVM-wide. What a program that owns its
+ * VM's pool and its JVM wants besides is three explicit steps: {@link #clearStalePool} (file I/O:
+ * empties and archives an earlier boot's records), {@link #reportSdkLogging} (the SDK's own logger,
+ * JVM-wide) and {@link #closeOnShutdown} (a JVM shutdown hook, so SIGTERM still flushes). For an
+ * application that has its own {@code SdkTracerProvider}, {@link KvpSpanExporter} and {@link
+ * KvpLogRecordExporter} are the sinks alone.
  *
  * <pre>{@code
  * try (KvpTelemetry telemetry = KvpTelemetry.builder()
@@ -203,8 +205,11 @@ public final class KvpTelemetry implements AutoCloseable {
       return this;
     }
     try {
-      waits
-          .run(pool, p -> p.clearIfStale(bootClock.bootTime()))
+      StaleClearResult result = waits.run(pool, p -> p.clearIfStale(bootClock.bootTime()));
+      if (result.outcome() == StaleClearResult.Outcome.CLEARED && kvp != null) {
+        kvp.poolCleared(); // what the sink counted at its start was the earlier boot's
+      }
+      result
           .notArchived()
           .ifPresent(
               why ->
@@ -274,7 +279,8 @@ public final class KvpTelemetry implements AutoCloseable {
               : "OpenTelemetry SDK";
       String message = record.getMessage();
       if (record.getThrown() != null) {
-        message += " (" + record.getThrown() + ")";
+        // the cause in words (connection refused, TLS handshake failed), not the JDK's chain
+        message += " (" + NetworkErrors.describe(record.getThrown()) + ")";
       }
       failures.failure(sink, message);
     }

@@ -50,6 +50,11 @@ final class RecordBudget {
     return true;
   }
 
+  /** Gives back {@code records} counted as used that are no longer in the pool. */
+  synchronized void forget(int records) {
+    used = Math.max(0, used - records);
+  }
+
   synchronized int used() {
     return used;
   }

@@ -138,4 +138,28 @@ class StandaloneExportersTest {
       assertThat(telemetry.closeOnShutdown()).isSameAs(telemetry);
     }
   }
+
+  @Test
+  void anEarlierBootsRecords_clearedByTheExplicitStep_leaveThisBootItsWholeBudget()
+      throws Exception {
+    List<KvpRecord> stale = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      stale.add(new KvpRecord("kvprov-1|vm|INFO|log|" + String.format("%016x", i + 1L), "old"));
+    }
+    harness.pool.append(stale);
+    Files.setLastModifiedTime(
+        harness.pool.path(), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+
+    try (KvpTelemetry telemetry =
+        harness.telemetry().recordBudget(300).noStderrMirror().build().clearStalePool()) {
+      for (int i = 0; i < 10; i++) {
+        telemetry.tracer().spanBuilder("step" + i).startSpan().end();
+      }
+    }
+
+    assertThat(harness.decoded())
+        .filteredOn(r -> r.kind() == KvprovRecord.Kind.END)
+        .as("every span of this boot, none dropped for the last boot's records")
+        .hasSize(10);
+  }
 }
