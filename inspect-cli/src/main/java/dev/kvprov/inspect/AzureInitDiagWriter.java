@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -38,9 +38,6 @@ final class AzureInitDiagWriter extends Writer {
    */
   private static final int SHORTEST_FULL_PIECE = PIECE_BYTES - 3;
 
-  /** The most a decoded payload may take: what kvp shows of a bigger one is cut there. */
-  static final int MAX_DECODED_BYTES = 1 << 20;
-
   AzureInitDiagWriter() {
     super("azure-init-diag", "#76b7b2");
   }
@@ -68,7 +65,11 @@ final class AzureInitDiagWriter extends Writer {
     return piece.getBytes(UTF_8).length < SHORTEST_FULL_PIECE;
   }
 
-  /** Pieces joined in number order (none may be missing), then the payload decoded. */
+  /**
+   * Pieces joined in number order (none may be missing). The value stays as stored: a compressed
+   * payload is checked here and decoded where it is shown ({@link #event}, bounded) or asked for
+   * ({@code kvp decode}), so that a pool of small compressed records cannot fill memory.
+   */
   @Override
   String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
     int expected = 0;
@@ -84,80 +85,92 @@ final class AzureInitDiagWriter extends Writer {
     }
     String joined = String.join("", pieces.values());
     DiagKey key = DiagKey.ofItem(base);
-    return key == null ? joined : decode(key.encoding(), joined, problems);
+    if (key != null) {
+      decode(key.encoding(), joined, CHECKED_BYTES, problems); // said if it does not decode
+    }
+    return joined;
   }
 
-  /** The payload as text; as stored, with the reason in {@code problems}, when it cannot be. */
-  static String decode(String encoding, String payload, List<String> problems) {
+  /** How much of a compressed payload {@link #join} decodes to check it. */
+  private static final int CHECKED_BYTES = 64 << 10;
+
+  /** How much of a payload an item's event shows; {@code kvp decode} shows the rest. */
+  static final int SHOWN_BYTES = 16 << 10;
+
+  /** The most {@code kvp decode} gives of one payload: a bomb must not fill memory. */
+  static final int MAX_DECODED_BYTES = 64 << 20;
+
+  /**
+   * The payload as text, at most {@code cap} bytes of it (cut at a whole character and marked);
+   * null, with the reason in {@code problems}, when it does not decode.
+   */
+  static String decode(String encoding, String payload, int cap, List<String> problems) {
     if (encoding.equals("none")) {
       return payload;
     }
     if (!List.of("b64", "gz+b64", "zlib+b64").contains(encoding)) {
-      problems.add("an encoding kvp does not know (" + Text.printable(encoding) + "): as stored");
-      return payload;
+      problems.add("an encoding kvp does not know (" + Text.printable(encoding) + ")");
+      return null;
     }
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(payload);
     } catch (IllegalArgumentException e) {
-      problems.add("the " + encoding + " payload is not base64: shown as stored");
-      return payload;
+      problems.add("the " + encoding + " payload is not base64");
+      return null;
+    }
+    if (encoding.equals("zlib+b64") && bytes.length > 1 && (bytes[1] & 0x20) != 0) {
+      // the stream would end at once, empty: it needs a dictionary nobody wrote down
+      problems.add("the zlib+b64 payload needs a preset dictionary");
+      return null;
+    }
+    byte[] text;
+    boolean more;
+    try (InputStream in =
+        switch (encoding) {
+          case "gz+b64" -> new GZIPInputStream(new ByteArrayInputStream(bytes));
+          case "zlib+b64" -> new InflaterInputStream(new ByteArrayInputStream(bytes));
+          default -> new ByteArrayInputStream(bytes);
+        }) {
+      text = in.readNBytes(cap);
+      more = in.read() >= 0;
+    } catch (IOException e) {
+      problems.add("the " + encoding + " payload does not decompress");
+      return null;
+    }
+    int end = text.length;
+    if (more) {
+      while (end > 0 && (text[end - 1] & 0xC0) == 0x80) {
+        end--; // not inside a character
+      }
+      end = end > 0 && (text[end - 1] & 0xC0) == 0xC0 ? end - 1 : end;
     }
     try {
-      byte[] text =
-          switch (encoding) {
-            case "b64" -> bytes;
-            case "gz+b64" -> inflate(new GZIPInputStream(new java.io.ByteArrayInputStream(bytes)));
-            case "zlib+b64" ->
-                inflate(new InflaterInputStream(new java.io.ByteArrayInputStream(bytes)));
-            default -> throw new IllegalStateException(encoding);
-          };
-      if (text.length > MAX_DECODED_BYTES) {
-        problems.add("the payload decodes to more than 1 MiB: cut there");
-        text = java.util.Arrays.copyOf(text, MAX_DECODED_BYTES);
-      }
-      try {
-        return UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(text))
-            .toString();
-      } catch (CharacterCodingException e) {
-        problems.add("the payload decodes to " + text.length + " bytes that are not text");
-        return new String(text, UTF_8);
-      }
-    } catch (IOException e) {
-      problems.add("the " + encoding + " payload does not decompress: shown as stored");
-      return payload;
+      String decoded =
+          UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(text, 0, end))
+              .toString();
+      return more ? decoded + "…[more than " + cap + " bytes: kvp decode shows them]" : decoded;
+    } catch (CharacterCodingException e) {
+      problems.add("the payload decodes to bytes that are not text");
+      return null;
     }
   }
 
-  /** Reads a decompressing stream to its end, or one byte past the cap. */
-  private static byte[] inflate(InputStream in) throws IOException {
-    try (in) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      int n;
-      while ((n = in.read(buffer)) > 0) {
-        out.write(buffer, 0, n);
-        if (out.size() > MAX_DECODED_BYTES) {
-          break;
-        }
-      }
-      return out.toByteArray();
-    }
-  }
-
-  /** A compressed payload, as {@link #join} decoded it. */
+  /** A compressed payload, decoded whole (up to 64 MiB). */
   @Override
   Payload payload(Item item) {
     DiagKey key = DiagKey.ofItem(item.key());
     if (key == null || key.encoding().equals("none")) {
       return null;
     }
-    return item.problems().isEmpty()
-        ? new Payload(key.encoding(), item.value(), null)
-        : new Payload(key.encoding(), null, String.join("; ", item.problems()));
+    List<String> problems = new java.util.ArrayList<>();
+    String text = decode(key.encoding(), item.value(), MAX_DECODED_BYTES, problems);
+    return text != null
+        ? new Payload(key.encoding(), text, null)
+        : new Payload(key.encoding(), null, String.join("; ", problems));
   }
 
   /** One item read: its key, its payload's level and message (a JSON payload's, if it is one). */
@@ -168,7 +181,11 @@ final class AzureInitDiagWriter extends Writer {
         return null;
       }
       String level = null;
-      String message = item.value();
+      String message =
+          decode(key.encoding(), item.value(), SHOWN_BYTES, new java.util.ArrayList<>());
+      if (message == null) {
+        message = "(a " + key.encoding() + " payload that does not decode: kvp list --json has it)";
+      }
       // Through azure-init's tracing bridge, a payload is {"target":…,"level":…,"fields":{…}}.
       if (message.startsWith("{")) {
         try {
@@ -232,22 +249,36 @@ final class AzureInitDiagWriter extends Writer {
       @Override
       public void add(Item item) {
         Read r = Read.of(item);
-        if (r == null || r.key().time() == null) {
+        // a finish whose time does not read still ends its operation: by its duration
+        if (r == null || r.key().time() == null && !r.key().kind().equals("finish")) {
           return;
         }
         DiagKey k = r.key();
+        String id = k.agent() + "|" + k.vmId() + "|" + k.eventId();
+        if (k.time() == null) {
+          SpanNode started = operations.get(id);
+          if (started != null && started.start != null) {
+            started.end = started.start.plus(k.length().orElse(Duration.ZERO));
+            started.status = k.failed() ? "error" : "ok";
+            started.message = k.failed() ? r.message() : "";
+            contained.settle(started);
+          }
+          return;
+        }
         if (k.kind().equals("event")) {
           if (k.failed()) {
             contained.failure(k.time(), r.message());
           }
           return;
         }
-        String id = k.agent() + "|" + k.vmId() + "|" + k.eventId();
         SpanNode span = operations.get(id);
         if (span == null) {
           span = new SpanNode(k.name(), name());
           operations.put(id, span);
           contained.span(span);
+        }
+        if (k.kind().equals("finish")) {
+          contained.settle(span); // its result says how it ended, whatever happened inside
         }
         if (k.kind().equals("start")) {
           span.start = k.time();

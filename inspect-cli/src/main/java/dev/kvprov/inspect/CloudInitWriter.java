@@ -151,7 +151,13 @@ final class CloudInitWriter extends Writer {
       event.put("msg", message);
       return Json.write(event);
     } catch (Exception e) {
-      problems.add("cloud-init chunks do not reassemble: " + e.getMessage());
+      String where =
+          e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                  && json.getLocation() != null
+                  && json.getLocation().getColumnNr() > 0
+              ? " (not valid JSON at character " + json.getLocation().getColumnNr() + ")"
+              : "";
+      problems.add("cloud-init chunks do not reassemble into the event's JSON" + where);
       return String.join("", pieces.values());
     }
   }

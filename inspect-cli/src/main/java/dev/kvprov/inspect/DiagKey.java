@@ -82,9 +82,12 @@ record DiagKey(
   /** The most pieces azure-init cuts a payload into (pieces 0 to 1022). */
   static final int MAX_PIECES = 1023;
 
-  /** Whether the key is one of these records' (of any revision). */
+  /**
+   * Whether the key is one of these records' (of any revision): its prefix, and the grammar after
+   * it. A key that only begins like one is another program's, shown as plain key/value.
+   */
   static boolean owns(String key) {
-    return Form.of(key) != null;
+    return Form.of(key) != null && parse(key, new ArrayList<>()).isPresent();
   }
 
   /**

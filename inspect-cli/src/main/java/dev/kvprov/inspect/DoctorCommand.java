@@ -117,15 +117,16 @@ final class DoctorCommand implements Callable<Integer> {
     Items items =
         new Items(
             item -> {
+              Writer writer = Writers.named(item.writer());
               for (String problem : item.problems()) {
-                if (!recordProblems.remove(problem)) {
+                if (!recordProblems.remove(problem) && writer.isDamage(problem)) {
                   add.accept(
                       new Finding(
                           source,
                           "item_damaged",
                           item.index(),
                           -1,
-                          Writers.named(item.writer()).name() + ": " + problem));
+                          writer.name() + ": " + problem));
                 }
               }
               boolean whole = item.records().size() > 1 && item.problems().isEmpty();

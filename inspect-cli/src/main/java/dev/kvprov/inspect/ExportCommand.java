@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.otel.NetworkErrors;
 import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.exporter.logging.otlp.internal.traces.OtlpStdoutSpanExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
@@ -243,8 +244,10 @@ final class ExportCommand implements Callable<Integer> {
       return Optional.of(otlpJson + ": no such directory");
     } catch (java.nio.file.AccessDeniedException e) {
       return Optional.of(otlpJson + ": permission denied");
-    } catch (IOException | RuntimeException e) {
-      return Optional.of(otlpJson + ": " + e.getMessage());
+    } catch (IOException e) {
+      return Optional.of(otlpJson + ": " + PoolReading.why(e));
+    } catch (RuntimeException e) {
+      return Optional.of(otlpJson + ": " + Defects.describe(e));
     }
   }
 
@@ -284,21 +287,9 @@ final class ExportCommand implements Callable<Integer> {
     }
   }
 
-  /** What went wrong, from the first exception that is not a mere wrapper of another. */
+  /** What went wrong, in words. */
   private static String describe(Throwable failure) {
-    if (failure == null) {
-      return "the export failed";
-    }
-    Throwable cause = failure;
-    while (cause.getCause() != null
-        && (cause instanceof java.io.UncheckedIOException
-            || cause instanceof java.util.concurrent.CompletionException
-            || cause instanceof java.util.concurrent.ExecutionException
-            || cause.getClass().getSimpleName().endsWith("ExportException"))) {
-      cause = cause.getCause();
-    }
-    String name = cause.getClass().getSimpleName();
-    return cause.getMessage() == null ? name : name + ": " + cause.getMessage();
+    return failure == null ? "the export failed" : NetworkErrors.describe(failure);
   }
 
   private static String summary(List<SpanData> spans, String destination) {
@@ -346,7 +337,9 @@ final class ExportCommand implements Callable<Integer> {
                 .replaceFirst("^Failed to export spans\\.\\s*", "")
                 .replaceFirst("\\s*Error message:\\s*$", "");
         Throwable thrown = record.getThrown();
-        complaints.add(message + (thrown == null ? "" : " (" + describe(thrown) + ")"));
+        // the SDK's own words ("The request could not be executed.") say less than the cause
+        complaints.add(
+            thrown != null ? describe(thrown) : message.isBlank() ? "the export failed" : message);
       }
     }
 

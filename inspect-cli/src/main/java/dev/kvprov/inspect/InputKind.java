@@ -78,9 +78,10 @@ enum InputKind {
   }
 
   /**
-   * Whether the key field at {@code from} holds a key as writers write them: bytes, a NUL, and NUL
-   * padding to the end of the field. Its bytes need not be valid UTF-8: a damaged key is still a
-   * pool's, and doctor says what is wrong with it.
+   * Whether the key field at {@code from} holds a key as a writer left it: bytes, a NUL, and NUL
+   * padding to the end of the field (whatever the bytes); or text, then a NUL and anything (a
+   * writer that reuses its buffer leaves stale bytes after the NUL); or text filling the whole
+   * field (no NUL: doctor says so). Noise is none of these.
    */
   private static boolean hasKey(byte[] bytes, int from, int to) {
     int nul = -1;
@@ -90,7 +91,19 @@ enum InputKind {
         break;
       }
     }
-    return nul > from && isZero(bytes, nul, to);
+    if (nul == from) {
+      return false;
+    }
+    if (nul < 0) {
+      return to - from == KEY_BYTES && isText(bytes, from, to);
+    }
+    return isZero(bytes, nul, to) || isText(bytes, from, nul);
+  }
+
+  /** UTF-8 without control characters (a tab aside). */
+  private static boolean isText(byte[] bytes, int from, int to) {
+    String text = decode(bytes, from, to - from);
+    return text != null && text.chars().noneMatch(c -> c < 0x20 && c != '\t' || c == 0x7f);
   }
 
   private static boolean isZero(byte[] bytes, int from, int to) {

@@ -115,7 +115,10 @@ final class ItemCommands {
         spec.commandLine().getOut().println((replaced ? "replaced " : "added ") + key);
         return 0;
       } catch (IllegalArgumentException e) {
-        spec.commandLine().getErr().println("kvp set: " + e.getMessage());
+        // the library's advice is for programs (ValueChunker); a person gets the limit alone
+        spec.commandLine()
+            .getErr()
+            .println("kvp set: " + e.getMessage().replaceFirst("\\s*\\(split long values.*$", ""));
         return 2;
       } catch (PoolLockTimeoutException e) {
         spec.commandLine().getErr().println("kvp set: " + e.getMessage());

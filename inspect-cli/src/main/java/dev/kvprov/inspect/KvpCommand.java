@@ -52,6 +52,44 @@ public final class KvpCommand implements Runnable {
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new KvpCommand());
     SUBCOMMANDS.forEach(cli::addSubcommand);
+    return handled(cli);
+  }
+
+  /**
+   * A usage error is one line and where to look, exit 2 (not the whole help after it); a defect is
+   * one line in words, exit 3, never a stack trace or a Java class name.
+   */
+  private static CommandLine handled(CommandLine cli) {
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          CommandLine command = e.getCommandLine();
+          String name = command.getCommandSpec().qualifiedName();
+          String message = e.getMessage().replaceFirst("^Error: ", "");
+          if (e instanceof CommandLine.UnmatchedArgumentException u
+              && command.getCommandSpec().parent() == null
+              && !u.getUnmatched().isEmpty()
+              && !u.getUnmatched().get(0).startsWith("-")) {
+            message =
+                "'"
+                    + u.getUnmatched().get(0)
+                    + "' is not a kvp command; the commands are "
+                    + String.join(", ", command.getSubcommands().keySet());
+          }
+          command.getErr().println(name + ": " + message);
+          command.getErr().println("see " + name + " --help");
+          return 2;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          command
+              .getErr()
+              .println(
+                  command.getCommandSpec().qualifiedName()
+                      + ": stopped by a defect in kvp ("
+                      + Defects.describe(e)
+                      + "); please report it with the command line");
+          return 3;
+        });
     return cli;
   }
 
@@ -66,7 +104,7 @@ public final class KvpCommand implements Runnable {
         if (command.getAnnotation(Command.class).name().equals(args[0])) {
           CommandLine cli = new CommandLine(new KvpCommand());
           cli.addSubcommand(command);
-          return cli;
+          return handled(cli);
         }
       }
     }
@@ -90,14 +128,6 @@ public final class KvpCommand implements Runnable {
             false);
     cli.setOut(out);
     cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
-    // A defect must still end in one line a script can act on, not a stack trace and exit 1.
-    cli.setExecutionExceptionHandler(
-        (e, commandLine, parsed) -> {
-          commandLine
-              .getErr()
-              .println("kvp " + commandLine.getCommandName() + ": unexpected error: " + e);
-          return 3;
-        });
     int status = cli.execute(args);
     out.flush();
     System.exit(status);

@@ -167,6 +167,17 @@ final class KvprovWriter extends Writer {
     }
   }
 
+  private static final String NEWER_GRAMMAR =
+      "a kvprov key of a grammar this kvp does not know (it reads kvprov-"
+          + KvpRecordFormat.VERSION
+          + ")";
+
+  /** A newer kvprov's record is not damage: this kvp is older. */
+  @Override
+  boolean isDamage(String problem) {
+    return !problem.equals(NEWER_GRAMMAR);
+  }
+
   /** Pieces carry {@code |i/n}: the grammar says where ({@link KvpRecordFormat#key}). */
   @Override
   Piece piece(String key, String value, List<String> problems) {
@@ -175,10 +186,7 @@ final class KvprovWriter extends Writer {
       return null;
     }
     if (!read.known()) {
-      problems.add(
-          "a kvprov key of a grammar this kvp does not know (it reads kvprov-"
-              + KvpRecordFormat.VERSION
-              + ")");
+      problems.add(NEWER_GRAMMAR);
       return null;
     }
     return read.base().equals(key) || read.pieces() == 0

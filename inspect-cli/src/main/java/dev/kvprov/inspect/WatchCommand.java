@@ -83,7 +83,7 @@ final class WatchCommand implements Callable<Integer> {
     CommandLine cli = spec.commandLine();
     if (input.fromStdin() || input.hostExport()) {
       throw new CommandLine.ParameterException(
-          cli, "kvp watch follows a pool file; stdin and host exports cannot be watched");
+          cli, "it follows a pool file; stdin and host exports cannot be watched");
     }
     if (interval.isZero()) {
       throw new CommandLine.ParameterException(cli, "--interval must be longer than 0");
@@ -118,7 +118,7 @@ final class WatchCommand implements Callable<Integer> {
       try {
         sightings = pool.look(ledger.waiting());
       } catch (IOException e) {
-        err.println("kvp watch: " + path + ": " + e.getMessage());
+        err.println("kvp watch: " + path + ": " + PoolReading.why(e));
         err.flush();
         return 3;
       }

@@ -67,6 +67,14 @@ abstract class Writer {
   }
 
   /**
+   * Whether a problem it said of an item is damage ({@code doctor} reports it), or only that this
+   * kvp cannot read what a newer writer wrote.
+   */
+  boolean isDamage(String problem) {
+    return true;
+  }
+
+  /**
    * Whether the writer cuts long values into full-length pieces that repeat one key, one after
    * another, between the bytes of a character if that is where the cut falls (azure-init).
    */

@@ -73,7 +73,14 @@ class AzureInitDiagPoolTest {
       JsonNode item = items.get(i);
       JsonNode want = expected.get(i);
       assertThat(item.path("key").asText()).isEqualTo(want.path("key").asText());
-      assertThat(item.path("value").asText()).isEqualTo(want.path("payload").asText());
+      String payload = want.path("payload").asText();
+      if (item.path("key").asText().contains("|none|") || !want.has("kind")) {
+        assertThat(item.path("value").asText()).isEqualTo(payload);
+      } else {
+        // a compressed payload is kept as stored, and shown decoded
+        assertThat(item.path("value").asText()).isNotEqualTo(payload);
+        assertThat(item.path("event").path("message").asText()).isEqualTo(payload);
+      }
       assertThat(item.path("problems")).as(item.toString()).isEmpty();
       int pieces = want.path("pieces").asInt(1);
       assertThat(item.path("records").size()).as(item.toString()).isEqualTo(pieces);
@@ -209,7 +216,7 @@ class AzureInitDiagPoolTest {
   void damagedRecords_eachSayWhat_andHideNoOther() throws Exception {
     ByteArrayOutputStream bomb = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(bomb)) {
-      gz.write(new byte[8 << 20]); // 8 MiB of zeros in a few KiB
+      gz.write("é".repeat(4 << 20).getBytes(UTF_8)); // 8 MiB of text in a few KiB
     }
     String bombText = Base64.getEncoder().encodeToString(bomb.toByteArray());
     RawPool raw =
@@ -218,6 +225,7 @@ class AzureInitDiagPoolTest {
             .add(key("gap", "none", 0), "y".repeat(1022))
             .add(key("gap", "none", 2), "end")
             .add(key("notb64", "gz+b64", 0), "not base64 at all!");
+    // 8 MiB in pieces: a payload kvp checks and shows in part, and decodes whole on request
     for (int at = 0, i = 0; at < bombText.length(); at += 1022, i++) {
       raw.add(
           key("bomb", "gz+b64", i), bombText.substring(at, Math.min(at + 1022, bombText.length())));
@@ -232,14 +240,24 @@ class AzureInitDiagPoolTest {
     List<JsonNode> items = run.jsonLines();
     assertThat(items.stream().map(i -> i.path("problems").toString()))
         .containsExactly(
-            "[\"a DIAG key has 11 fields separated by |; this one has 5\"]",
+            "[]",
             "[\"piece 1 of the payload missing\"]",
-            "[\"the gz+b64 payload is not base64: shown as stored\"]",
-            "[\"the payload decodes to more than 1 MiB: cut there\"]",
-            "[\"an encoding kvp does not know (rot13): as stored\"]",
+            "[\"the gz+b64 payload is not base64\"]",
+            "[]",
+            "[\"an encoding kvp does not know (rot13)\"]",
             "[]");
-    assertThat(items.get(3).path("value").asText()).hasSize(AzureInitDiagWriter.MAX_DECODED_BYTES);
+    assertThat(items.get(0).path("writer").asText())
+        .as("a key that only begins like azure-init's is another program's")
+        .isEqualTo("other");
+    String shown = items.get(3).path("event").path("message").asText();
+    assertThat(shown).startsWith("ééé").endsWith("…[more than 16384 bytes: kvp decode shows them]");
+    assertThat(shown.getBytes(UTF_8).length).isLessThan(17_000);
     assertThat(items.get(5).path("value").asText()).isEqualTo("still read");
+
+    CliRun decode = CliRun.of("decode", "--json", "--file", pool.toString());
+    JsonNode decoded =
+        decode.jsonLines().stream().filter(d -> d.has("text")).findFirst().orElseThrow();
+    assertThat(decoded.path("text").asText()).hasSize(4 << 20);
   }
 
   @Test
@@ -255,5 +273,57 @@ class AzureInitDiagPoolTest {
         .isEqualTo(Instant.parse("2026-11-22T04:47:47Z"));
     assertThat(span.path("status").asText()).isEqualTo("error");
     assertThat(span.path("message").asText()).isEqualTo("timed out");
+  }
+
+  @Test
+  void anErrorEvent_goesToTheOperationRunning_andLeavesAFinishedResultAlone() throws Exception {
+    String prefix = "DIAG|azure-init/0.1.1|vm|";
+    RawPool raw =
+        new RawPool()
+            .add(prefix + "start|provision:run|e1|2026-11-22T04:47:40.000Z|none|||0", "")
+            .add(prefix + "start|ssh:keys|e2|2026-11-22T04:47:41.000Z|none|||0", "")
+            .add(
+                prefix + "event|ssh|e3|2026-11-22T04:47:42.000Z|none|fail||0",
+                "cannot write authorized_keys")
+            .add(
+                prefix + "finish|provision:run|e1|2026-11-22T04:47:45.000Z|none|success|5.0|0",
+                "done");
+    Path pool = dir.resolve("hung.kvp");
+    Files.write(pool, raw.bytes());
+
+    JsonNode root = CliRun.of("tree", "--json", "--file", pool.toString()).json().get(0);
+
+    assertThat(root.path("name").asText()).isEqualTo("provision:run");
+    assertThat(root.path("status").asText()).as("its finish said success").isEqualTo("ok");
+    JsonNode hung = root.path("children").get(0);
+    assertThat(hung.path("name").asText()).isEqualTo("ssh:keys");
+    assertThat(hung.path("status").asText()).isEqualTo("unfinished");
+    assertThat(hung.path("message").asText()).isEqualTo("cannot write authorized_keys");
+  }
+
+  @Test
+  void aPoolOfSmallCompressedBombs_isShownInBoundedMemory() throws Exception {
+    java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.DeflaterOutputStream z =
+        new java.util.zip.DeflaterOutputStream(
+            packed, new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION))) {
+      byte[] megabyte = new byte[1 << 20];
+      java.util.Arrays.fill(megabyte, (byte) 'A');
+      z.write(megabyte);
+    }
+    String bomb = Base64.getEncoder().encodeToString(packed.toByteArray());
+    RawPool raw = new RawPool();
+    for (int i = 0; i < 600; i++) {
+      raw.add("DIAG|a|vm|event|bomb|e" + i + "|2026-11-22T04:47:47.000Z|zlib+b64|fail||0", bomb);
+    }
+    Path pool = dir.resolve("bombs.kvp");
+    Files.write(pool, raw.bytes());
+
+    CliRun list = CliRun.of("list", "--json", "--file", pool.toString());
+    CliRun tree = CliRun.of("tree", "--file", pool.toString());
+
+    assertThat(list.jsonLines()).hasSize(600);
+    assertThat(list.out().length()).as("16 KiB shown an item, not 1 MiB").isLessThan(600 * 40_000);
+    assertThat(tree.exit()).isZero();
   }
 }

@@ -217,7 +217,8 @@ class WatchCommandTest {
     Watch stdin = watch("--file", "-");
     assertThat(stdin.exit()).isEqualTo(2);
     assertThat(stdin.lines())
-        .contains("err kvp watch follows a pool file; stdin and host exports cannot be watched");
+        .contains(
+            "err kvp watch: it follows a pool file; stdin and host exports cannot be watched");
 
     Watch badInterval = watch("--dir", dir.toString(), "--interval", "soon");
     assertThat(badInterval.exit()).isEqualTo(2);

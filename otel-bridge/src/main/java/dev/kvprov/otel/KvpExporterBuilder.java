@@ -90,7 +90,7 @@ public final class KvpExporterBuilder {
     return new KvpLogRecordExporter(sink(), true);
   }
 
-  private KvpSink sink() {
+  private synchronized KvpSink sink() {
     if (sink == null) {
       sink =
           new KvpSink(
@@ -107,7 +107,7 @@ public final class KvpExporterBuilder {
     return sink;
   }
 
-  private void settable() {
+  private synchronized void settable() {
     if (sink != null) {
       throw new IllegalStateException("the exporters are built: settings no longer change them");
     }

@@ -1,15 +1,14 @@
 package dev.kvprov.agent.http;
 
+import dev.kvprov.otel.NetworkErrors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
-import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -99,22 +98,7 @@ public final class BoundedExchange {
 
   /** An exchange's failure in plain words, for a span and a report. */
   public static String describe(Throwable failure) {
-    if (failure instanceof HttpTimeoutException) {
-      String message = failure.getMessage();
-      return message == null || message.isBlank() ? "timed out" : message;
-    }
-    if (failure instanceof ConnectException || failure.getCause() instanceof ConnectException) {
-      return "connection refused";
-    }
-    if (failure instanceof UnresolvedAddressException) {
-      return "unknown host";
-    }
-    String message = failure.getMessage();
-    if (message == null || message.isBlank()) {
-      Throwable cause = failure.getCause();
-      return cause != null && cause != failure ? describe(cause) : "connection failed";
-    }
-    return message;
+    return NetworkErrors.describe(failure);
   }
 
   /** Collects a body up to a cap; past it, stops reading and closes the connection. */
