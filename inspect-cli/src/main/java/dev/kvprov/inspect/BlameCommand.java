@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,7 +20,9 @@ import picocli.CommandLine.Option;
       "Spans by duration, longest first, with self time.",
       "",
       "Where a boot's time went, for every writer, like cloud-init analyze blame:",
-      "each span's total, and its self time (the total less its children's)."
+      "each span's total, and its self time (the total less its children's). A span",
+      "that never finished is listed too, marked, with its time until the pool's last",
+      "record: where a hung run spent its time so far."
     },
     footer = {
       "",
@@ -41,10 +44,16 @@ final class BlameCommand implements Callable<Integer> {
       description = "Show the N longest (default: ${DEFAULT-VALUE}).")
   int top;
 
-  @Option(names = "--json", description = "[{name, writer, duration_ms, self_ms}]")
+  @Option(names = "--json", description = "[{name, writer, duration_ms, self_ms, unfinished}]")
   boolean json;
 
-  record Row(String name, String writer, Duration total, Duration self) {}
+  /**
+   * One span's line.
+   *
+   * @param unfinished whether it never finished: its total is then the time until the pool's last
+   *     record, so far
+   */
+  record Row(String name, String writer, Duration total, Duration self, boolean unfinished) {}
 
   @Override
   public Integer call() {
@@ -53,7 +62,9 @@ final class BlameCommand implements Callable<Integer> {
       return 3;
     }
     List<Row> rows = new ArrayList<>();
-    forest.finish().forEach(root -> collect(root, rows));
+    List<SpanNode> roots = forest.finish();
+    Instant last = SpanForest.lastTime(roots);
+    roots.forEach(root -> collect(root, last, rows));
     forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp blame: " + n));
     rows.sort(Comparator.comparing(Row::total).reversed());
     List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
@@ -67,7 +78,8 @@ final class BlameCommand implements Callable<Integer> {
                   .put("name", r.name())
                   .put("writer", r.writer())
                   .put("duration_ms", Text.millis(r.total()))
-                  .put("self_ms", Text.millis(r.self())));
+                  .put("self_ms", Text.millis(r.self()))
+                  .put("unfinished", r.unfinished()));
       out.println(Json.write(array));
     } else {
       out.printf("%10s %10s  %s%n", "total", "self", "span");
@@ -81,22 +93,38 @@ final class BlameCommand implements Callable<Integer> {
                       + Text.printable(r.name())
                       + "  ["
                       + r.writer()
-                      + "]"));
+                      + "]"
+                      + (r.unfinished() ? "  NEVER FINISHED (so far)" : "")));
     }
     return 0;
   }
 
-  private static void collect(SpanNode node, List<Row> rows) {
-    Duration total = node.duration();
+  private static void collect(SpanNode node, Instant last, List<Row> rows) {
+    Duration total = soFar(node, last);
     if (total != null) {
       Duration children =
           node.children.stream()
-              .map(SpanNode::duration)
+              .map(c -> soFar(c, last))
               .filter(java.util.Objects::nonNull)
               .reduce(Duration.ZERO, Duration::plus);
       Duration self = total.minus(children);
-      rows.add(new Row(node.name, node.writer, total, self.isNegative() ? Duration.ZERO : self));
+      rows.add(
+          new Row(
+              node.name,
+              node.writer,
+              total,
+              self.isNegative() ? Duration.ZERO : self,
+              node.end == null));
     }
-    node.children.forEach(c -> collect(c, rows));
+    node.children.forEach(c -> collect(c, last, rows));
+  }
+
+  /** A span's length; one that never finished, until the pool's last record. */
+  private static Duration soFar(SpanNode node, Instant last) {
+    if (node.end == null && node.start != null && last != null) {
+      Duration d = Duration.between(node.start, last);
+      return d.isNegative() ? Duration.ZERO : d;
+    }
+    return node.duration();
   }
 }

@@ -3,6 +3,9 @@ package dev.kvprov.inspect;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -14,11 +17,15 @@ import picocli.CommandLine.Option;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field."
+      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+      "",
+      "With no report, a run that never finished says so: when it started, the step",
+      "still open, and for how long until the pool's last record."
     },
     footer = {
       "",
-      "Exit status: 0 success; 1 a failure report, or no report; 2 usage error; 3 I/O error.",
+      "Exit status: 0 success; 1 a failure report, no report, or a run that never",
+      "finished; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp report",
@@ -36,20 +43,19 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     String[] raw = new String[1];
+    SpanForest forest = new SpanForest();
     Consumer<Item> sink =
         item -> {
-          if (item.writer().equals("report")) {
+          if (item.writer().equals(Writers.REPORT.name())) {
             raw[0] = item.value(); // the last one counts, should a writer have left two
           }
+          forest.add(item);
         };
     if (!PoolReading.items(input, spec, sink)) {
       return 3;
     }
     if (raw[0] == null) {
-      out.println(
-          json
-              ? "{\"fields\":null,\"raw\":null}"
-              : "no PROVISIONING_REPORT in " + Text.printable(input.describe()));
+      noReport(forest.finish(), out);
       return 1;
     }
     ProvisioningReport report;
@@ -88,5 +94,55 @@ final class ReportCommand implements Callable<Integer> {
                           + Text.printable(f.value())));
     }
     return report.isSuccess() ? 0 : 1;
+  }
+
+  /**
+   * No report: a run that never finished says so — when it started, the step still open, and for
+   * how long (until the pool's last record); otherwise only that there is none.
+   */
+  private void noReport(List<SpanNode> roots, PrintWriter out) {
+    List<SpanNode> open = SpanForest.unfinished(roots);
+    Instant last = SpanForest.lastTime(roots);
+    String pool = Text.printable(input.describe());
+    if (open.isEmpty()) {
+      out.println(json ? "{\"fields\":null,\"raw\":null}" : "no PROVISIONING_REPORT in " + pool);
+      return;
+    }
+    SpanNode first = open.get(0);
+    SpanNode step = open.get(open.size() - 1);
+    Duration openFor = Duration.between(step.start, last);
+    if (json) {
+      ObjectNode node = Json.object();
+      node.putNull("fields");
+      node.putNull("raw");
+      ObjectNode hung = node.putObject("unfinished");
+      hung.put("started", first.start.toString());
+      hung.put("run", first.name);
+      hung.put("writer", first.writer);
+      hung.put("open_step", step.name);
+      hung.put("open_since", step.start.toString());
+      hung.put("open_for_s", Text.millis(openFor) / 1e3);
+      hung.put("last_record", last.toString());
+      out.println(Json.write(node));
+      return;
+    }
+    out.println("provisioning never finished: no PROVISIONING_REPORT in " + pool);
+    out.println(
+        "  started      "
+            + first.start
+            + "  "
+            + Text.printable(first.name)
+            + " ["
+            + first.writer
+            + "]");
+    out.println("  still open   " + Text.printable(step.name) + ", since " + step.start);
+    out.println(
+        openFor.isZero()
+            ? "  open for     unknown: nothing was written after it started"
+            : "  open for     at least "
+                + Text.secondsValue(openFor)
+                + "s (until the pool's last record, "
+                + last
+                + ")");
   }
 }

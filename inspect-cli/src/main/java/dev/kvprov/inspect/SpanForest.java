@@ -94,4 +94,38 @@ final class SpanForest {
     }
     return out;
   }
+
+  /** The latest time any of these spans (or their children) started or ended; null if none. */
+  static Instant lastTime(List<SpanNode> roots) {
+    Instant last = null;
+    java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
+    while (!todo.isEmpty()) {
+      SpanNode node = todo.pop();
+      for (Instant t : new Instant[] {node.start, node.end}) {
+        if (t != null && (last == null || t.isAfter(last))) {
+          last = t;
+        }
+      }
+      todo.addAll(node.children);
+    }
+    return last;
+  }
+
+  /**
+   * The spans that started and never finished, in the order they started (the last one is where a
+   * hung run stopped).
+   */
+  static List<SpanNode> unfinished(List<SpanNode> roots) {
+    List<SpanNode> open = new ArrayList<>();
+    java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
+    while (!todo.isEmpty()) {
+      SpanNode node = todo.pop();
+      if (node.start != null && node.end == null) {
+        open.add(node);
+      }
+      todo.addAll(node.children);
+    }
+    open.sort(Comparator.comparing((SpanNode n) -> n.start));
+    return open;
+  }
 }
