@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvprov.kvp.KvpRecord;
-import dev.kvprov.otel.KvpRecordFormat;
-import dev.kvprov.otel.KvprovRecord;
-import io.opentelemetry.api.common.Attributes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,28 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 class HungRunTest {
   @TempDir Path dir;
 
-  private static List<KvpRecord> start(String id, String parent, String name, String at) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Start", at));
-    fields.add(new KvprovRecord.Field("Span", id));
-    if (parent != null) {
-      fields.add(new KvprovRecord.Field("Parent", parent));
-    }
-    fields.add(new KvprovRecord.Field("Name", name));
-    return KvpRecordFormat.encode(
-        new KvprovRecord(
-            KvprovRecord.Kind.START,
-            KvprovRecord.Level.INFO,
-            "vm",
-            id,
-            fields,
-            Attributes.empty()));
-  }
-
   private Path hungPool() throws Exception {
     RawPool raw = new RawPool();
     List<KvpRecord> records = new ArrayList<>();
-    records.addAll(start("0000000000000001", null, "provision", "2026-11-22T04:47:40.000Z"));
+    records.addAll(
+        KvprovSpanRecords.start("0000000000000001", null, "provision", "2026-11-22T04:47:40.000Z"));
     records.addAll(
         KvprovSpanRecords.end(
             "0000000000000002",
@@ -51,7 +31,8 @@ class HungRunTest {
             "2026-11-22T04:47:40.100Z",
             "2026-11-22T04:47:40.300Z"));
     records.addAll(
-        start("0000000000000003", "0000000000000001", "imds.fetch", "2026-11-22T04:47:41.000Z"));
+        KvprovSpanRecords.start(
+            "0000000000000003", "0000000000000001", "imds.fetch", "2026-11-22T04:47:41.000Z"));
     records.addAll(
         KvprovSpanRecords.end(
             "0000000000000004",

@@ -23,15 +23,41 @@ final class KvprovSpanRecords {
   }
 
   /**
+   * The start record of a span, with its start time as written; {@code parentId} null for a root.
+   */
+  static List<KvpRecord> start(String spanId, String parentId, String name, String start) {
+    return span(
+        KvprovRecord.Kind.START,
+        spanId,
+        parentId,
+        name,
+        List.of(new KvprovRecord.Field("Start", start)));
+  }
+
+  /**
    * The end record of a finished span, with the times as written (RFC 3339, any year the format
    * holds) and no {@code Boot} field; {@code parentId} null for a root.
    */
   static List<KvpRecord> end(
       String spanId, String parentId, String name, String start, String end) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Start", start));
-    fields.add(new KvprovRecord.Field("End", end));
-    fields.add(new KvprovRecord.Field("Status", "ok"));
+    return span(
+        KvprovRecord.Kind.END,
+        spanId,
+        parentId,
+        name,
+        List.of(
+            new KvprovRecord.Field("Start", start),
+            new KvprovRecord.Field("End", end),
+            new KvprovRecord.Field("Status", "ok")));
+  }
+
+  private static List<KvpRecord> span(
+      KvprovRecord.Kind kind,
+      String spanId,
+      String parentId,
+      String name,
+      List<KvprovRecord.Field> times) {
+    List<KvprovRecord.Field> fields = new ArrayList<>(times);
     fields.add(new KvprovRecord.Field("Trace", TRACE_ID));
     fields.add(new KvprovRecord.Field("Span", spanId));
     if (parentId != null) {
@@ -40,12 +66,7 @@ final class KvprovSpanRecords {
     fields.add(new KvprovRecord.Field("Name", name));
     return KvpRecordFormat.encode(
         new KvprovRecord(
-            KvprovRecord.Kind.END,
-            KvprovRecord.Level.INFO,
-            "unknown",
-            spanId,
-            fields,
-            Attributes.empty()));
+            kind, KvprovRecord.Level.INFO, "unknown", spanId, fields, Attributes.empty()));
   }
 
   /**
