@@ -86,6 +86,11 @@ final class DoctorCommand implements Callable<Integer> {
     if (!PoolReading.sources(input, spec, part -> check(part, findings, records), part -> {})) {
       return 3;
     }
+    input
+        .unreadableArchives()
+        .ifPresent(
+            why ->
+                findings.add(0, new Finding(input.describe(), "archives_unreadable", -1, -1, why)));
     print(findings, records);
     return findings.isEmpty() ? 0 : 1;
   }

@@ -81,6 +81,13 @@ final class PoolOptions {
     return List.of(PoolSource.poolFile(path()));
   }
 
+  /** With {@code --root}: why the archives of earlier boots cannot be read, if they cannot. */
+  java.util.Optional<String> unreadableArchives() {
+    return source != null && source.root != null && !hostExport() && !fromStdin()
+        ? PoolSource.unreadableArchives(source.root)
+        : java.util.Optional.empty();
+  }
+
   /** The pool file named by the options (not meaningful for stdin or a host export). */
   Path path() {
     if (source != null && source.file != null) {

@@ -34,6 +34,9 @@ final class PoolReading {
       Function<PoolSource, ? extends SourceVisitor> visitorFor,
       Consumer<PoolSource> onSource) {
     String reading = options.describe();
+    options
+        .unreadableArchives()
+        .ifPresent(why -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + why));
     try {
       List<PoolSource> sources = options.sources();
       for (PoolSource source : sources) {

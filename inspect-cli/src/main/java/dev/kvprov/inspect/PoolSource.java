@@ -72,18 +72,42 @@ record PoolSource(String name, Kind kind, Path path) {
 
   /**
    * A mounted OS disk's pool {@code pool}: kvprov's archived copies of it, oldest boot first, then
-   * the pool itself (when it exists, or when there is nothing else to read).
+   * the pool itself (when it exists, or when there is nothing else to read). Archives that cannot
+   * be read are not passed over in silence: {@link #unreadableArchives} says why.
    */
   static List<PoolSource> rescuedDisk(Path root, int pool) throws IOException {
     List<PoolSource> sources = new ArrayList<>();
-    for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
-      sources.add(new PoolSource(copy.toString(), Kind.POOL_FILE, copy));
+    if (unreadableArchives(root).isEmpty()) {
+      for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
+        sources.add(new PoolSource(copy.toString(), Kind.POOL_FILE, copy));
+      }
     }
     Path live = root.resolve("var/lib/hyperv").resolve(".kvp_pool_" + pool);
     if (Files.exists(live) || sources.isEmpty()) {
       sources.add(new PoolSource(live.toString(), Kind.POOL_FILE, live));
     }
     return sources;
+  }
+
+  /**
+   * Why the archives of earlier boots under {@code root} cannot be read, with the fix; empty when
+   * they can (or there are none). kvprov keeps them in a directory only root may enter, so an
+   * ordinary user reading a rescued disk would otherwise see only the last boot, and not know.
+   */
+  static java.util.Optional<String> unreadableArchives(Path root) {
+    Path directory = root.resolve(ARCHIVE_UNDER_ROOT);
+    boolean known = Files.exists(directory) || Files.notExists(directory);
+    boolean readable =
+        known
+            && (!Files.isDirectory(directory)
+                || Files.isReadable(directory) && Files.isExecutable(directory));
+    if (readable) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        directory
+            + ": permission denied: the archives of earlier boots there are not read"
+            + " (run kvp with sudo to see every boot)");
   }
 
   /**
