@@ -15,12 +15,7 @@ final class ItemCommands {
   private ItemCommands() {}
 
   private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec) {
-    if (input.fromStdin() || input.hostExport()) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "kvp " + spec.name() + " changes a pool file; stdin and host exports are read-only");
-    }
-    return PoolFile.builder().file(input.path()).build();
+    return input.writablePool().build();
   }
 
   @Command(

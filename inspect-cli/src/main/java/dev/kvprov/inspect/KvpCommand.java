@@ -44,9 +44,12 @@ public final class KvpCommand implements Runnable {
           ReportCommand.class,
           DoctorCommand.class,
           DecodeCommand.class,
+          DumpCommand.class,
           ItemCommands.Get.class,
           ItemCommands.Set.class,
-          ItemCommands.Delete.class);
+          ItemCommands.Delete.class,
+          AppendCommand.class,
+          ClearCommand.class);
 
   /** {@code kvp} with every subcommand. */
   static CommandLine commandLine() {

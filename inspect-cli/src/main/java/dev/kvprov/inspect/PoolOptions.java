@@ -88,6 +88,19 @@ final class PoolOptions {
         : java.util.Optional.empty();
   }
 
+  /**
+   * The pool file the options name, for a command that changes it.
+   *
+   * @throws CommandLine.ParameterException for stdin or a host export, which are read-only
+   */
+  dev.kvprov.kvp.PoolFile.Builder writablePool() {
+    if (fromStdin() || hostExport()) {
+      throw new CommandLine.ParameterException(
+          mixee.commandLine(), "it changes a pool file; stdin and host exports are read-only");
+    }
+    return dev.kvprov.kvp.PoolFile.builder().file(path());
+  }
+
   /** The pool file named by the options (not meaningful for stdin or a host export). */
   Path path() {
     if (source != null && source.file != null) {

@@ -289,11 +289,23 @@ public final class PoolFile {
    */
   public StaleClearResult clearIfStale(Instant bootTime) throws IOException {
     requireNonNull(bootTime, "bootTime");
-    requireFlockToRewrite("clear a stale pool");
+    return clear(bootTime, false);
+  }
+
+  /**
+   * Empties the pool whenever it was written, as {@link #clearIfStale} does a stale one (archived
+   * first when an archive is configured, named after now): for a person who asks for it.
+   */
+  public StaleClearResult clear() throws IOException {
+    return clear(Instant.now(), true);
+  }
+
+  private StaleClearResult clear(Instant bootTime, boolean whenever) throws IOException {
+    requireFlockToRewrite(whenever ? "clear a pool" : "clear a stale pool");
     try (PoolLock lock = lock(Set.of(READ, WRITE), NO_ATTRIBUTES, false)) {
       FileChannel channel = lock.channel();
       FileTime modified = Files.getLastModifiedTime(path);
-      if (modified.toInstant().isAfter(bootTime)) {
+      if (!whenever && modified.toInstant().isAfter(bootTime)) {
         return new StaleClearResult(
             StaleClearResult.Outcome.FRESH, 0, Optional.empty(), Optional.empty());
       }
