@@ -42,6 +42,7 @@ public final class KvpCommand implements Runnable {
           ExportCommand.class,
           WatchCommand.class,
           ReportCommand.class,
+          StatusCommand.class,
           DoctorCommand.class,
           DecodeCommand.class,
           DumpCommand.class,

@@ -1,0 +1,107 @@
+package dev.kvprov.inspect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.ProvisioningReport;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kvp status}: the verdict from the pool and kvprov's markers, waited for when asked. */
+class StatusCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void wait_returnsWithTheVerdict_whileARunWritesThePool() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    CompletableFuture<Void> boot =
+        CompletableFuture.runAsync(
+            () -> {
+              try (KvpTelemetry telemetry = QuietTelemetry.into(pool).build()) {
+                Thread.sleep(300);
+                Span run = telemetry.tracer().spanBuilder("provision").startSpan();
+                try (Scope ignored = run.makeCurrent()) {
+                  Thread.sleep(300);
+                  telemetry.tracer().spanBuilder("imds.fetch").startSpan().end();
+                  Thread.sleep(300);
+                }
+                run.end();
+                telemetry.report(ProvisioningReport.success("kvprov/test", "vm", Instant.now()));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+
+    CliRun status =
+        CliRun.of(
+            "status", "--wait", "--timeout", "60s", "--interval", "50ms", "--dir", dir.toString());
+    boot.join();
+
+    assertThat(status.exit()).as(status.err()).isZero();
+    assertThat(status.out())
+        .startsWith("status:   succeeded\n")
+        .contains("report:   by kvprov/test");
+  }
+
+  @Test
+  void aRunStillGoing_isRunningAtItsOpenStep_andTheTimeoutEndsTheWait() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    KvpTelemetry telemetry = QuietTelemetry.into(pool).build();
+    Span run = telemetry.tracer().spanBuilder("provision").startSpan();
+    try (Scope ignored = run.makeCurrent()) {
+      telemetry.tracer().spanBuilder("imds.fetch").startSpan(); // never ends: the run is stuck
+      CliRun status =
+          CliRun.of(
+              "status",
+              "--json",
+              "--wait",
+              "--timeout",
+              "300ms",
+              "--interval",
+              "50ms",
+              "--dir",
+              dir.toString());
+
+      assertThat(status.exit()).isEqualTo(StatusCommand.NO_VERDICT);
+      assertThat(status.json().path("status").asText()).isEqualTo("running");
+      assertThat(status.json().path("step").asText()).isEqualTo("imds.fetch");
+    }
+  }
+
+  @Test
+  void aFailureReport_isFailedWithItsReason_andMarkersAreListed() throws Exception {
+    Path root = dir.resolve("root");
+    PoolFile pool = PoolFile.open(Files.createDirectories(root.resolve("var/lib/hyperv")), 1);
+    Files.createDirectories(root.resolve("var/lib/kvprov"));
+    Files.writeString(root.resolve("var/lib/kvprov/vm.provisioned"), "2026-11-22T04:47:47Z\n");
+    try (KvpTelemetry telemetry = QuietTelemetry.into(pool).build()) {
+      telemetry.report(
+          ProvisioningReport.failure(
+              "IMDS answered HTTP 503", "kvprov/test", "vm", Instant.now(), java.util.Map.of()));
+    }
+
+    CliRun status = CliRun.of("status", "--root", root.toString());
+
+    assertThat(status.exit()).isEqualTo(1);
+    assertThat(status.out())
+        .contains(
+            "status:   failed\n",
+            "reason:   IMDS answered HTTP 503\n",
+            "markers:  vm.provisioned\n");
+  }
+
+  @Test
+  void nothingYet_isNotStarted() {
+    CliRun status = CliRun.of("status", "--dir", dir.toString());
+
+    assertThat(status.exit()).isEqualTo(StatusCommand.NO_VERDICT);
+    assertThat(status.out()).startsWith("status:   not started\n");
+  }
+}
