@@ -43,6 +43,7 @@ public final class KvpCommand implements Runnable {
           WatchCommand.class,
           ReportCommand.class,
           StatusCommand.class,
+          BundleCommand.class,
           DoctorCommand.class,
           DecodeCommand.class,
           DumpCommand.class,
