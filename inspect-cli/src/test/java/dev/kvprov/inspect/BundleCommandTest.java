@@ -103,8 +103,10 @@ class BundleCommandTest {
     assertThat(files.get("kvp-bundle/MANIFEST.txt")).contains("added kvp/tree.txt", "no journal");
     assertThat(String.join("\n", files.values())).doesNotContain(Fixtures.CANARY);
     assertThat(run.out()).contains("wrote " + bundle + " (11 files)");
-    assertThat(Files.getPosixFilePermissions(bundle).toString())
-        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(bundle)))
+        .isEqualTo("rw-------");
   }
 
   @Test
