@@ -1,6 +1,7 @@
 package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +45,8 @@ final class BlameCommand implements Callable<Integer> {
       description = "Show the N longest (default: ${DEFAULT-VALUE}).")
   int top;
 
+  @CommandLine.Mixin BootSection.Choice boots;
+
   @Option(names = "--json", description = "[{name, writer, duration_ms, self_ms, unfinished}]")
   boolean json;
 
@@ -57,46 +60,65 @@ final class BlameCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SpanForest forest = new SpanForest();
-    if (!PoolReading.items(input, spec, forest::add)) {
+    List<BootSection> all = BootSection.read(input, spec);
+    if (all == null) {
       return 3;
     }
-    List<Row> rows = new ArrayList<>();
-    List<SpanNode> roots = forest.finish();
-    Instant last = SpanForest.lastTime(roots);
-    roots.forEach(root -> collect(root, last, rows));
-    forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp blame: " + n));
-    rows.sort(Comparator.comparing(Row::total).reversed());
-    List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
+    List<BootSection> sections = boots.of(all);
+    boolean headed = sections.size() > 1;
     PrintWriter out = spec.commandLine().getOut();
+    ArrayNode array = Json.array();
+    for (BootSection section : sections) {
+      List<Row> rows = new ArrayList<>();
+      List<SpanNode> roots = section.roots();
+      Instant last = SpanForest.lastTime(roots);
+      roots.forEach(root -> collect(root, last, rows));
+      section.forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp blame: " + n));
+      rows.sort(Comparator.comparing(Row::total).reversed());
+      List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));
+      if (json) {
+        for (Row r : shown) {
+          ObjectNode node = array.addObject();
+          if (headed) {
+            node.put("boot", section.number);
+          }
+          row(r, node);
+        }
+      } else {
+        if (headed) {
+          out.println(section.header(all.size()));
+        }
+        print(shown, out);
+      }
+    }
     if (json) {
-      ArrayNode array = Json.array();
-      shown.forEach(
-          r ->
-              array
-                  .addObject()
-                  .put("name", r.name())
-                  .put("writer", r.writer())
-                  .put("duration_ms", Text.millis(r.total()))
-                  .put("self_ms", Text.millis(r.self()))
-                  .put("unfinished", r.unfinished()));
       out.println(Json.write(array));
-    } else {
-      out.printf("%10s %10s  %s%n", "total", "self", "span");
-      shown.forEach(
-          r ->
-              out.println(
-                  Text.seconds(r.total(), 10)
-                      + " "
-                      + Text.seconds(r.self(), 10)
-                      + "  "
-                      + Text.printable(r.name())
-                      + "  ["
-                      + r.writer()
-                      + "]"
-                      + (r.unfinished() ? "  NEVER FINISHED (so far)" : "")));
     }
     return 0;
+  }
+
+  private static void row(Row r, ObjectNode node) {
+    node.put("name", r.name())
+        .put("writer", r.writer())
+        .put("duration_ms", Text.millis(r.total()))
+        .put("self_ms", Text.millis(r.self()))
+        .put("unfinished", r.unfinished());
+  }
+
+  private static void print(List<Row> shown, PrintWriter out) {
+    out.printf("%10s %10s  %s%n", "total", "self", "span");
+    shown.forEach(
+        r ->
+            out.println(
+                Text.seconds(r.total(), 10)
+                    + " "
+                    + Text.seconds(r.self(), 10)
+                    + "  "
+                    + Text.printable(r.name())
+                    + "  ["
+                    + r.writer()
+                    + "]"
+                    + (r.unfinished() ? "  NEVER FINISHED (so far)" : "")));
   }
 
   private static void collect(SpanNode node, Instant last, List<Row> rows) {

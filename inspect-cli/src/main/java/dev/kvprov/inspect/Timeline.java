@@ -62,7 +62,8 @@ final class Timeline {
       Duration start,
       Duration end,
       String status,
-      String message) {}
+      String message,
+      String attributes) {}
 
   final Boot boot;
   final List<Row> rows = new ArrayList<>();
@@ -161,7 +162,14 @@ final class Timeline {
       if (start != null) {
         bars.add(
             new Bar(
-                node.name, node.writer, step.depth(), start, end, node.status, cut(node.message)));
+                node.name,
+                node.writer,
+                step.depth(),
+                start,
+                end,
+                node.status,
+                cut(node.message),
+                cut(attributes(node))));
       }
       steps.push(new Step(node, step.depth(), true));
       for (int i = node.children.size() - 1; i >= 0; i--) {
@@ -212,5 +220,14 @@ final class Timeline {
   /** Seconds, e.g. {@code 12.345678}: the double nearest the exact value, for any duration. */
   static double seconds(Duration d) {
     return BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9)).doubleValue();
+  }
+
+  /** A span's attributes as its writer recorded them: {@code key=value, …} (attempt, URL, …). */
+  static String attributes(SpanNode node) {
+    StringBuilder b = new StringBuilder();
+    node.attributes.forEach(
+        (key, value) ->
+            b.append(b.length() == 0 ? "" : ", ").append(key.getKey()).append('=').append(value));
+    return b.toString();
   }
 }

@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -59,6 +61,8 @@ final class TimelineCommand implements Callable<Integer> {
       description = "Write a self-contained waterfall page to FILE instead of the text timeline.")
   Path html;
 
+  @CommandLine.Mixin BootSection.Choice boots;
+
   @Option(
       names = "--boot-time",
       paramLabel = "T",
@@ -68,24 +72,48 @@ final class TimelineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SpanForest forest = new SpanForest();
-    PointEvents events = new PointEvents();
-    boolean read =
-        PoolReading.items(
-            input,
-            spec,
-            item -> {
-              forest.add(item);
-              events.add(item);
-            });
-    if (!read) {
+    List<BootSection> all = BootSection.read(input, spec);
+    if (all == null) {
       return 3;
     }
-    Timeline timeline = Timeline.of(forest.finish(), events, bootTime);
+    List<BootSection> sections = boots.of(all);
+    if (sections.size() > 1 && bootTime != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--boot-time is one boot's: choose it with --boot N");
+    }
     PrintWriter out = spec.commandLine().getOut();
+    boolean headed = sections.size() > 1;
+    List<TimelinePage.Section> pages = new ArrayList<>();
+    ArrayNode bootsJson = Json.array();
+    int spans = 0;
+    int rows = 0;
+    for (BootSection section : sections) {
+      Timeline timeline = section.timeline(bootTime);
+      String heading =
+          headed ? section.title(all.size()) + " (" + section.source.name() + ")" : null;
+      pages.add(new TimelinePage.Section(heading, section.verdict(), timeline));
+      spans += timeline.bars.size();
+      rows += timeline.rows.size();
+      if (json && headed) {
+        ObjectNode boot = toJson(timeline);
+        boot.put("number", section.number).put("file", section.source.name());
+        boot.put("verdict", section.verdict());
+        bootsJson.add(boot);
+      } else if (json) {
+        out.println(Json.write(toJson(timeline)));
+      } else if (html == null) {
+        if (headed) {
+          out.println(section.header(all.size()));
+        }
+        print(timeline, out);
+      }
+    }
+    if (json && headed) {
+      out.println(Json.write(Json.object().set("boots", bootsJson)));
+    }
     if (html != null) {
       try {
-        Files.writeString(html, TimelinePage.render(timeline, input.describe()), UTF_8);
+        Files.writeString(html, TimelinePage.render(pages, input.describe()), UTF_8);
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
@@ -93,14 +121,13 @@ final class TimelineCommand implements Callable<Integer> {
         return 3;
       }
     }
-    if (json) {
-      out.println(Json.write(toJson(timeline)));
-    } else if (html != null) {
+    if (html != null && !json) {
       out.printf(
-          "wrote %s: %d spans, %d rows%n",
-          Text.printable(html.toString()), timeline.bars.size(), timeline.rows.size());
-    } else {
-      print(timeline, out);
+          "wrote %s: %d spans, %d rows%s%n",
+          Text.printable(html.toString()),
+          spans,
+          rows,
+          headed ? ", " + sections.size() + " boots" : "");
     }
     return 0;
   }

@@ -41,6 +41,10 @@ final class TimelinePage {
       tr.error td { color: #d62728; }
       tr.unfinished td { font-style: italic; }
       .note { color: #a33; }
+      .verdict { font-size: 16px; font-weight: bold; padding: 8px 12px; border-radius: 4px; }
+      .verdict.ok { background: #e3f4e1; color: #1e6b1a; }
+      .verdict.bad { background: #fbe3e3; color: #a11d1d; }
+      h2 { font-size: 15px; margin-top: 28px; border-top: 1px solid #ccc; padding-top: 8px; }
       """;
 
   private final Timeline timeline;
@@ -52,25 +56,71 @@ final class TimelinePage {
     this.timeline = timeline;
   }
 
-  /** The page for {@code timeline}, read from {@code pool} (a description, e.g. its path). */
+  /**
+   * One boot's part of the page.
+   *
+   * @param heading its heading, or null on a page of one boot
+   * @param verdict {@code OK}, {@code FAILED: reason}, {@code NEVER FINISHED: step}, …
+   */
+  record Section(String heading, String verdict, Timeline timeline) {}
+
+  /** The page for one boot's {@code timeline}, read from {@code pool} (e.g. its path). */
   static String render(Timeline timeline, String pool) {
-    TimelinePage page = new TimelinePage(timeline);
-    page.page(pool);
-    return page.out.toString();
+    return render(List.of(new Section(null, null, timeline)), pool);
   }
 
-  private void page(String pool) {
+  /**
+   * The page for every boot read from {@code pool}: the latest boot's verdict first, a link to each
+   * boot, then each boot on its own axis (zoomed to it), oldest first.
+   */
+  static String render(List<Section> sections, String pool) {
+    StringBuilder out = new StringBuilder();
+    out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
+    out.append("<title>kvp timeline: ").append(escape(pool)).append("</title>\n");
+    out.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+    out.append("<h1>kvp timeline</h1>\n");
+    Section latest = sections.isEmpty() ? null : sections.get(sections.size() - 1);
+    if (latest != null && latest.verdict() != null) {
+      boolean ok = latest.verdict().equals("OK");
+      out.append("<p class=\"verdict ")
+          .append(ok ? "ok" : "bad")
+          .append("\">")
+          .append(escape((sections.size() > 1 ? "latest boot: " : "") + latest.verdict()))
+          .append("</p>\n");
+    }
+    out.append("<p>pool <code>").append(escape(pool)).append("</code></p>\n");
+    if (sections.size() > 1) {
+      out.append("<p class=\"boots\">");
+      for (int i = 0; i < sections.size(); i++) {
+        out.append("<a href=\"#boot-")
+            .append(i + 1)
+            .append("\">")
+            .append(escape(sections.get(i).heading()))
+            .append("</a><br/>");
+      }
+      out.append("</p>\n");
+    }
+    for (int i = 0; i < sections.size(); i++) {
+      Section section = sections.get(i);
+      out.append("<section id=\"boot-").append(i + 1).append("\">\n");
+      if (section.heading() != null) {
+        out.append("<h2>").append(escape(section.heading())).append("</h2>\n");
+      }
+      TimelinePage page = new TimelinePage(section.timeline());
+      page.boot();
+      out.append(page.out).append("</section>\n");
+    }
+    out.append("</body>\n</html>\n");
+    return out.toString();
+  }
+
+  private void boot() {
     List<Timeline.Row> points =
         timeline.rows.stream()
             .filter(r -> !r.kind().equals("start") && !r.kind().equals("end"))
             .toList();
     List<Timeline.Bar> bars = timeline.bars.subList(0, Math.min(MAX_BARS, timeline.bars.size()));
     List<Timeline.Row> markers = points.subList(0, Math.min(MAX_MARKERS, points.size()));
-    out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    out.append("<title>kvp timeline: ").append(escape(pool)).append("</title>\n");
-    out.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
-    out.append("<h1>kvp timeline</h1>\n");
-    out.append("<p>pool <code>").append(escape(pool)).append("</code></p>\n");
     out.append("<p>").append(escape(TimelineCommand.bootLine(timeline.boot))).append("</p>\n");
     out.append("<p>")
         .append(timeline.bars.size())
@@ -87,13 +137,12 @@ final class TimelinePage {
         markers.size() < points.size(),
         "Only the first " + markers.size() + " of " + points.size() + " point events are drawn.");
     if (timeline.rows.isEmpty()) {
-      out.append("<p>No timed events in this pool.</p>\n</body>\n</html>\n");
+      out.append("<p>No timed events in this pool.</p>\n");
       return;
     }
     legend();
     waterfall(bars, markers);
     table();
-    out.append("</body>\n</html>\n");
   }
 
   private void note(boolean when, String text) {
@@ -219,6 +268,9 @@ final class TimelinePage {
     if (!bar.message().isEmpty()) {
       title.append("\n").append(bar.message());
     }
+    if (!bar.attributes().isEmpty()) {
+      title.append("\n").append(bar.attributes());
+    }
     out.append("<g class=\"bar\"><title>").append(escape(title.toString())).append("</title>");
     out.append("<rect x=\"")
         .append(number(x))
@@ -243,10 +295,19 @@ final class TimelinePage {
   private void table() {
     List<Timeline.Row> rows =
         timeline.rows.subList(0, Math.min(MAX_TABLE_ROWS, timeline.rows.size()));
+    // a span's attributes go on its start row
+    java.util.Map<String, String> attributes = new java.util.HashMap<>();
+    for (Timeline.Bar bar : timeline.bars) {
+      attributes.putIfAbsent(bar.name() + "\n" + bar.start(), bar.attributes());
+    }
     out.append("<table>\n<tr><th>t</th><th>writer</th><th>kind</th><th>name</th>")
-        .append("<th>status</th><th>message</th></tr>\n");
+        .append("<th>status</th><th>message</th><th>attributes</th></tr>\n");
     for (Timeline.Row row : rows) {
       String status = row.status() == null ? "" : row.status();
+      String attrs =
+          row.kind().equals("start")
+              ? attributes.getOrDefault(row.name() + "\n" + row.at(), "")
+              : "";
       out.append("<tr class=\"")
           .append(status.equals("error") || status.equals("unfinished") ? status : "row")
           .append("\"><td class=\"t\">")
@@ -261,6 +322,8 @@ final class TimelinePage {
           .append(escape(status))
           .append("</td><td class=\"m\">")
           .append(escape(row.message()))
+          .append("</td><td class=\"m\">")
+          .append(escape(attrs))
           .append("</td></tr>\n");
     }
     out.append("</table>\n");

@@ -46,28 +46,45 @@ final class TreeCommand implements Callable<Integer> {
       description = "Nested spans: name, writer, start, end, duration_ms, status, children.")
   boolean json;
 
+  @CommandLine.Mixin BootSection.Choice boots;
+
   @Override
   public Integer call() {
-    SpanForest forest = new SpanForest();
-    if (!PoolReading.items(input, spec, forest::add)) {
+    List<BootSection> all = BootSection.read(input, spec);
+    if (all == null) {
       return 3;
     }
-    List<SpanNode> roots = forest.finish();
-    forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp tree: " + n));
+    List<BootSection> sections = boots.of(all);
+    boolean headed = sections.size() > 1;
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      ArrayNode array = Json.array();
-      roots.forEach(r -> toJson(r, array.addObject()));
-      out.println(Json.write(array));
-    } else {
+    ArrayNode array = Json.array();
+    Style style = Style.forStdout();
+    for (BootSection section : sections) {
+      List<SpanNode> roots = section.roots();
+      section.forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp tree: " + n));
+      if (json) {
+        for (SpanNode root : roots) {
+          ObjectNode node = array.addObject();
+          if (headed) {
+            node.put("boot", section.number).put("source", section.source.name());
+          }
+          toJson(root, node);
+        }
+        continue;
+      }
+      if (headed) {
+        out.println(style.bold(section.header(all.size())));
+      }
       Instant origin =
           roots.stream()
               .map(n -> n.start)
               .filter(java.util.Objects::nonNull)
               .findFirst()
               .orElse(null);
-      Style style = Style.forStdout();
       roots.forEach(r -> print(r, 0, origin, out, style));
+    }
+    if (json) {
+      out.println(Json.write(array));
     }
     return 0;
   }
