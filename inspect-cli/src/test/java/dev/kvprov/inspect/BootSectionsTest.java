@@ -22,13 +22,11 @@ class BootSectionsTest {
 
   @BeforeEach
   void aDiskWithTwoBoots() throws Exception {
-    root = dir.resolve("rescued");
-    Path archive = Files.createDirectories(root.resolve("var/lib/kvprov/kvp-archive"));
-    Files.write(
-        archive.resolve("pool1-1795322355.kvp"), Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL));
-    Files.write(
-        Files.createDirectories(root.resolve("var/lib/hyperv")).resolve(".kvp_pool_1"),
-        Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+    root =
+        RescuedDisk.of(
+            dir,
+            Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL),
+            Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
   }
 
   @Test

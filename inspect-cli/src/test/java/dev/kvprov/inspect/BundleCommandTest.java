@@ -28,8 +28,6 @@ class BundleCommandTest {
 
   @BeforeEach
   void aRescuedRoot() throws Exception {
-    root = dir.resolve("rescued");
-    Path hyperv = Files.createDirectories(root.resolve("var/lib/hyperv"));
     RawPool pool = new RawPool().addBytes(Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
     for (KvpRecord r :
         KvprovSpanRecords.end(
@@ -40,10 +38,7 @@ class BundleCommandTest {
             "2026-11-22T04:47:49.000Z")) {
       pool.add(r.key(), r.value());
     }
-    Files.write(hyperv.resolve(".kvp_pool_1"), pool.bytes());
-    Path state = Files.createDirectories(root.resolve("var/lib/kvprov/kvp-archive"));
-    Files.write(
-        state.resolve("pool1-1795322355.kvp"), Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL));
+    root = RescuedDisk.of(dir, Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL), pool.bytes());
     Files.writeString(root.resolve("var/lib/kvprov/vm-1.provisioned"), "2026-11-22T04:47:49Z\n");
     // what the state directory may also hold, and a bundle never carries
     Files.writeString(root.resolve("var/lib/kvprov/ovf-env.xml"), Fixtures.text(Fixtures.OVF_ENV));

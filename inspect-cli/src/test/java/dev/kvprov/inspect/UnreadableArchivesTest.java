@@ -32,12 +32,11 @@ class UnreadableArchivesTest {
 
   @BeforeEach
   void aRescuedDiskWithAnArchiveOnlyRootMayEnter() throws IOException {
-    root = dir.resolve("rescued");
-    Path archive = Files.createDirectories(root.resolve("var/lib/kvprov/kvp-archive"));
-    Files.write(
-        archive.resolve("pool1-1795322355.kvp"), Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL));
-    Path pool = Files.createDirectories(root.resolve("var/lib/hyperv")).resolve(".kvp_pool_1");
-    Files.write(pool, Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+    root =
+        RescuedDisk.of(
+            dir,
+            Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL),
+            Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
     for (Path p : List.of(dir, root, root.resolve("var"), root.resolve("var/lib"))) {
       Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
