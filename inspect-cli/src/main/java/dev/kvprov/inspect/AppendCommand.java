@@ -34,8 +34,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 appended; 2 usage error or a line the host would cut (nothing",
-      "written); 3 I/O error.",
       "",
       "Examples:",
       "  printf 'step=done\\nimage=2026.11\\n' | kvp append",

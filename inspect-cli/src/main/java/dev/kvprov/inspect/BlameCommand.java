@@ -25,14 +25,7 @@ import picocli.CommandLine.Option;
       "that never finished is listed too, marked, with its time until the pool's last",
       "record: where a hung run spent its time so far."
     },
-    footer = {
-      "",
-      "Exit status: 0 ok; 2 usage error; 3 I/O error.",
-      "",
-      "Examples:",
-      "  kvp blame",
-      "  kvp blame --top 5 --json"
-    })
+    footer = {"", "", "Examples:", "  kvp blame", "  kvp blame --top 5 --json"})
 final class BlameCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

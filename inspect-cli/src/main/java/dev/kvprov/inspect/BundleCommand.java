@@ -55,8 +55,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 written (what could not be read is listed); 2 usage error;",
-      "3 the bundle could not be written.",
       "",
       "Examples:",
       "  sudo kvp bundle",

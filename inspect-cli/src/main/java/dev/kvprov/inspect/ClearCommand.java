@@ -25,9 +25,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 cleared, or left as it is (fresh, or no pool); 2 usage error;",
-      "3 I/O error (the copy could not be made: the pool is emptied all the same, and",
-      "this says so).",
       "",
       "Examples:",
       "  sudo kvp clear --if-stale --archive /var/lib/kvprov/kvp-archive",

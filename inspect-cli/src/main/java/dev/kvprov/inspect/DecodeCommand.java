@@ -20,7 +20,6 @@ import picocli.CommandLine.Parameters;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 nothing to decode, or a payload that does not decode; 3 I/O error.",
       "",
       "Examples:",
       "  kvp decode",

@@ -37,7 +37,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 healthy; 1 problems found; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp doctor",

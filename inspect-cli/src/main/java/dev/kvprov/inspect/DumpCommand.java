@@ -20,7 +20,6 @@ import picocli.CommandLine.Command;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 the pool has problems; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp dump",

@@ -51,9 +51,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 exported; 1 no spans in the pool; 2 usage error; 3 I/O",
-      "error (pool unreadable, collector unreachable or refusing, file not",
-      "written).",
       "",
       "Examples:",
       "  kvp export --otlp http://localhost:4318",

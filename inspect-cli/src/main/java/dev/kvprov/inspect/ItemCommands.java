@@ -22,14 +22,7 @@ final class ItemCommands {
       name = "get",
       mixinStandardHelpOptions = true,
       description = "Print the value of the item with KEY (pieces put back together).",
-      footer = {
-        "",
-        "Exit status: 0 found; 1 not found, or found damaged (said on stderr);",
-        "2 usage error; 3 I/O error.",
-        "",
-        "Example:",
-        "  kvp get PROVISIONING_REPORT"
-      })
+      footer = {"", "", "Example:", "  kvp get PROVISIONING_REPORT"})
   static final class Get implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolOptions input;
@@ -80,13 +73,7 @@ final class ItemCommands {
         "removed), or a record is appended. Keys and values beyond what reaches the",
         "host intact (254/1022 bytes) are refused, never cut."
       },
-      footer = {
-        "",
-        "Exit status: 0 ok; 2 usage error or value too long; 3 I/O error.",
-        "",
-        "Example:",
-        "  kvp set Support-Ticket 123456"
-      })
+      footer = {"", "", "Example:", "  kvp set Support-Ticket 123456"})
   static final class Set implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolOptions input;
@@ -131,13 +118,7 @@ final class ItemCommands {
       name = "delete",
       mixinStandardHelpOptions = true,
       description = "Delete every record with KEY; later records move up, as hv_kvp_daemon does.",
-      footer = {
-        "",
-        "Exit status: 0 deleted; 1 not found; 3 I/O error.",
-        "",
-        "Example:",
-        "  kvp delete Support-Ticket"
-      })
+      footer = {"", "", "Example:", "  kvp delete Support-Ticket"})
   static final class Delete implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin PoolOptions input;

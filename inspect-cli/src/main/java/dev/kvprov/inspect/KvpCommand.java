@@ -19,8 +19,6 @@ import picocli.CommandLine.Command;
     description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
     footer = {
       "",
-      "Exit status: 0 ok; 1 problems found, a failure report or nothing found;",
-      "2 usage error; 3 I/O error. Every command has --help with examples.",
       "",
       "Examples:",
       "  kvp report                        did provisioning succeed, and if not, why",
@@ -65,6 +63,17 @@ public final class KvpCommand implements Runnable {
    * one line in words, exit 3, never a stack trace or a Java class name.
    */
   private static CommandLine handled(CommandLine cli) {
+    List<CommandLine> commands = new java.util.ArrayList<>(List.of(cli));
+    commands.addAll(cli.getSubcommands().values());
+    for (CommandLine command : commands) {
+      // the exit statuses come from one place (ExitCode); the annotations keep the examples
+      CommandLine.Model.UsageMessageSpec usage = command.getCommandSpec().usageMessage();
+      List<String> footer = new java.util.ArrayList<>(List.of(""));
+      footer.addAll(ExitCode.footer(command.getCommandName()));
+      List<String> rest = List.of(usage.footer());
+      footer.addAll(rest.isEmpty() ? rest : rest.subList(1, rest.size()));
+      usage.footer(footer.toArray(String[]::new));
+    }
     cli.setParameterExceptionHandler(
         (e, args) -> {
           CommandLine command = e.getCommandLine();
@@ -82,7 +91,7 @@ public final class KvpCommand implements Runnable {
           }
           command.getErr().println(name + ": " + message);
           command.getErr().println("see " + name + " --help");
-          return 2;
+          return ExitCode.USAGE.code;
         });
     cli.setExecutionExceptionHandler(
         (e, command, parsed) -> {
@@ -93,7 +102,7 @@ public final class KvpCommand implements Runnable {
                       + ": stopped by a defect in kvp ("
                       + Defects.describe(e)
                       + "); please report it with the command line");
-          return 3;
+          return ExitCode.IO.code;
         });
     return cli;
   }

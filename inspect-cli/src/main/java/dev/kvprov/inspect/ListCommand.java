@@ -31,7 +31,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 the pool has problems; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp list --level WARN",

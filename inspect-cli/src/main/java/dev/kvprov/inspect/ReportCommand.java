@@ -22,15 +22,7 @@ import picocli.CommandLine.Option;
       "With no report, a run that never finished says so: when it started, the step",
       "still open, and for how long until the pool's last record."
     },
-    footer = {
-      "",
-      "Exit status: 0 success; 1 a failure report, no report, or a run that never",
-      "finished; 2 usage error; 3 I/O error.",
-      "",
-      "Examples:",
-      "  kvp report",
-      "  kvp report --root /mnt/rescued-disk --json"
-    })
+    footer = {"", "", "Examples:", "  kvp report", "  kvp report --root /mnt/rescued-disk --json"})
 final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

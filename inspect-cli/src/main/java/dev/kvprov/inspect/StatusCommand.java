@@ -31,8 +31,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 succeeded; 1 failed; 2 usage error; 3 I/O error; 4 no verdict",
-      "yet (not started, or running when --wait's --timeout ran out, or without --wait).",
       "",
       "Examples:",
       "  kvp status",
@@ -41,7 +39,7 @@ import picocli.CommandLine.Option;
     })
 final class StatusCommand implements Callable<Integer> {
   /** The exit status of a run with no verdict yet. */
-  static final int NO_VERDICT = 4;
+  static final int NO_VERDICT = ExitCode.NO_VERDICT.code;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

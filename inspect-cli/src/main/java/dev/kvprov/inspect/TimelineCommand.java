@@ -34,7 +34,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 ok (an empty pool too); 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp timeline",

@@ -24,14 +24,7 @@ import picocli.CommandLine.Option;
       "(which record no parent) by time: a span's parent is the innermost span",
       "that contains it. Offsets count from the first span."
     },
-    footer = {
-      "",
-      "Exit status: 0 ok; 2 usage error; 3 I/O error.",
-      "",
-      "Examples:",
-      "  kvp tree",
-      "  kvp tree --root /mnt/rescued-disk --json"
-    })
+    footer = {"", "", "Examples:", "  kvp tree", "  kvp tree --root /mnt/rescued-disk --json"})
 final class TreeCommand implements Callable<Integer> {
   private static final int COLUMNS = 80;
   private static final int NAME_WIDTH = 48;

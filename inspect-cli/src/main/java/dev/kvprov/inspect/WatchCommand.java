@@ -32,8 +32,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 stopped (Ctrl-C, --exit-after reached, --timeout, output closed);",
-      "1 --timeout ran out before --exit-after N items; 2 usage error; 3 I/O error.",
       "",
       "Examples:",
       "  kvp watch",
