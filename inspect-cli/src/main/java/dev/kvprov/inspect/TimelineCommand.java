@@ -60,6 +60,13 @@ final class TimelineCommand implements Callable<Integer> {
       description = "Write a self-contained waterfall page to FILE instead of the text timeline.")
   Path html;
 
+  @Option(
+      names = "--trace-event",
+      paramLabel = "FILE",
+      description =
+          "Also write Chrome/Perfetto trace events (JSON) to FILE: open it in ui.perfetto.dev.")
+  Path traceEvent;
+
   @CommandLine.Mixin BootSection.Choice boots;
 
   @Option(
@@ -83,11 +90,13 @@ final class TimelineCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     boolean headed = sections.size() > 1;
     List<TimelinePage.Section> pages = new ArrayList<>();
+    List<Timeline> timelines = new ArrayList<>();
     ArrayNode bootsJson = Json.array();
     int spans = 0;
     int rows = 0;
     for (BootSection section : sections) {
       Timeline timeline = section.timeline(bootTime);
+      timelines.add(timeline);
       String heading =
           headed ? section.title(all.size()) + " (" + section.source.name() + ")" : null;
       pages.add(new TimelinePage.Section(heading, section.verdict(), timeline));
@@ -117,6 +126,16 @@ final class TimelineCommand implements Callable<Integer> {
         spec.commandLine()
             .getErr()
             .println("kvp timeline: cannot write " + html + ": " + IoErrors.reason(e));
+        return 3;
+      }
+    }
+    if (traceEvent != null) {
+      try {
+        Files.writeString(traceEvent, Json.write(TraceEvents.of(sections, timelines)), UTF_8);
+      } catch (IOException e) {
+        spec.commandLine()
+            .getErr()
+            .println("kvp timeline: cannot write " + traceEvent + ": " + IoErrors.reason(e));
         return 3;
       }
     }
