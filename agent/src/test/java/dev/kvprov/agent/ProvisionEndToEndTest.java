@@ -306,6 +306,26 @@ class ProvisionEndToEndTest {
     return contents;
   }
 
+  @Test
+  void aRun_recordsTheBootMilestonesItSees_kvprovsStartAndReady() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+
+    List<KvprovRecord> milestones =
+        KvpRecordFormat.decode(pool()).records().stream()
+            .map(KvpRecordFormat.DecodedRecord::record)
+            .filter(r -> r.kind() == KvprovRecord.Kind.EVENT)
+            .filter(r -> r.field("Event").orElse("").startsWith("boot milestone: "))
+            .toList();
+    assertThat(milestones)
+        .extracting(r -> r.field("Event").orElseThrow())
+        .containsExactly("boot milestone: kvprov", "boot milestone: ready");
+    assertThat(milestones.get(0).time().orElseThrow())
+        .as("kvprov's start: this JVM's")
+        .isBeforeOrEqualTo(milestones.get(1).time().orElseThrow());
+  }
+
   /** The bodies of the pool's log records of {@code level}. */
   private List<String> logs(String level) throws Exception {
     return KvpRecordFormat.decode(pool()).records().stream()

@@ -16,7 +16,8 @@ import java.util.List;
 
 /**
  * A span rebuilt from a pool, as the OpenTelemetry exporters take it: ended, internal, without
- * events or links (the pool's span records carry none that {@link SpanForest} keeps).
+ * links; its events are the boot's milestones recorded on it (kvprov's run span), the others a
+ * pool's span records keep are points of the timeline, not exported.
  */
 record ExportedSpan(
     String name,
@@ -26,7 +27,8 @@ record ExportedSpan(
     long startEpochNanos,
     long endEpochNanos,
     Attributes attributes,
-    Resource resource)
+    Resource resource,
+    List<EventData> events)
     implements SpanData {
 
   /** The spans were not recorded by kvp; the scope says who rebuilt them. */
@@ -39,6 +41,7 @@ record ExportedSpan(
     requireNonNull(status, "status");
     requireNonNull(attributes, "attributes");
     requireNonNull(resource, "resource");
+    events = List.copyOf(events);
   }
 
   @Override
@@ -78,7 +81,7 @@ record ExportedSpan(
 
   @Override
   public List<EventData> getEvents() {
-    return List.of();
+    return events;
   }
 
   @Override
@@ -98,7 +101,7 @@ record ExportedSpan(
 
   @Override
   public int getTotalRecordedEvents() {
-    return 0;
+    return events.size();
   }
 
   @Override

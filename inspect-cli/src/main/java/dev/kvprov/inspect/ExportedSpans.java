@@ -201,7 +201,13 @@ final class ExportedSpans implements Consumer<Item> {
           nanos(node.start),
           nanos(end),
           attributes.build(),
-          resources.computeIfAbsent(node.writer, this::resource));
+          resources.computeIfAbsent(node.writer, this::resource),
+          node.milestones.stream()
+              .map(
+                  m ->
+                      io.opentelemetry.sdk.trace.data.EventData.create(
+                          nanos(m.at()), "boot milestone: " + m.name(), Attributes.empty()))
+              .toList());
     }
 
     private Resource resource(String writer) {

@@ -15,11 +15,29 @@ import java.util.List;
 final class KvprovSpans implements SpanReader {
   private final List<KvprovRecord> records = new ArrayList<>();
 
+  /** Boot milestones, by the id of the span they were recorded on. */
+  private final java.util.Map<String, List<SpanNode.Milestone>> milestones =
+      new java.util.HashMap<>();
+
   @Override
   public void add(Item item) {
-    KvpRecordFormat.decodeJoined(item.key(), item.value())
-        .filter(r -> r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END)
-        .ifPresent(records::add);
+    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+    if (r == null) {
+      return;
+    }
+    if (r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {
+      records.add(r);
+    } else if (r.kind() == KvprovRecord.Kind.EVENT
+        && r.spanId().isPresent()
+        && r.time().isPresent()
+        && r.field("Event").orElse("").startsWith(KvprovWriter.MILESTONE)) {
+      milestones
+          .computeIfAbsent(r.spanId().get(), id -> new ArrayList<>())
+          .add(
+              new SpanNode.Milestone(
+                  r.field("Event").get().substring(KvprovWriter.MILESTONE.length()),
+                  r.time().get()));
+    }
   }
 
   @Override
@@ -32,6 +50,7 @@ final class KvprovSpans implements SpanReader {
     while (!pending.isEmpty()) {
       Pending next = pending.poll();
       SpanNode node = node(next.span());
+      node.milestones.addAll(milestones.getOrDefault(next.span().id(), List.of()));
       next.into().add(node);
       next.span().children().forEach(c -> pending.add(new Pending(c, node.children)));
     }

@@ -113,8 +113,16 @@ final class KvprovWriter extends Writer {
       String status = r.level() == KvprovRecord.Level.ERROR ? "error" : null;
       String name = r.name().orElse("?");
       switch (r.kind()) {
-        case EVENT ->
-            points.add(point(time, sinceBoot, "event", name, status, r.field("Event").orElse("")));
+        case EVENT -> {
+          String event = r.field("Event").orElse("");
+          if (event.startsWith(MILESTONE)) {
+            // the boot's milestones (systemd's, kvprov's start, Ready): a lane of their own
+            String milestone = event.substring(MILESTONE.length());
+            points.add(point(time, sinceBoot, "milestone", milestone, null, ""));
+          } else {
+            points.add(point(time, sinceBoot, "event", name, status, event));
+          }
+        }
         case LOG -> {
           String severity = r.field("Severity").map(s -> s + " ").orElse("");
           points.add(
@@ -166,6 +174,9 @@ final class KvprovWriter extends Writer {
           message);
     }
   }
+
+  /** How the agent names a boot milestone's event ({@code boot milestone: kernel}). */
+  static final String MILESTONE = "boot milestone: ";
 
   private static final String NEWER_GRAMMAR =
       "a kvprov key of a grammar this kvp does not know (it reads kvprov-"

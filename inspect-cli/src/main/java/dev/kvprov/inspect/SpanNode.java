@@ -28,6 +28,12 @@ final class SpanNode {
   String spanId;
   String parentSpanId;
 
+  /** The boot's milestones its writer recorded on it (kvprov's run span), in order. */
+  final List<Milestone> milestones = new ArrayList<>();
+
+  /** A moment of the boot: {@code kernel}, {@code userspace}, {@code ready}, … */
+  record Milestone(String name, Instant at) {}
+
   /** The span's attributes as the writer recorded them (kvprov's), secrets already removed. */
   Attributes attributes = Attributes.empty();
 

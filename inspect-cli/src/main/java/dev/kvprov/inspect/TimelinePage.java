@@ -180,7 +180,12 @@ final class TimelinePage {
     }
     t0 = first;
     scale = PLOT_WIDTH / Math.max(last - first, 1e-3);
-    List<String> lanes = new ArrayList<>(writers(markers));
+    // the boot's milestones in a lane of their own, above the writers' events
+    List<String> lanes = new ArrayList<>();
+    if (markers.stream().anyMatch(r -> r.kind().equals("milestone"))) {
+      lanes.add(MILESTONES);
+    }
+    lanes.addAll(writers(markers.stream().filter(r -> !r.kind().equals("milestone")).toList()));
     int barsTop = AXIS + lanes.size() * ROW + (lanes.isEmpty() ? 0 : 6);
     int height = barsTop + bars.size() * ROW + 8;
     out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
@@ -198,11 +203,16 @@ final class TimelinePage {
             + "<rect width=\"3\" height=\"6\" fill=\"#999\"/></pattern></defs>\n");
     ticks(first, last, height);
     for (int lane = 0; lane < lanes.size(); lane++) {
-      text(8, AXIS + lane * ROW + 12, "start", "", lanes.get(lane) + " events");
+      text(
+          8,
+          AXIS + lane * ROW + 12,
+          "start",
+          "",
+          lanes.get(lane).equals(MILESTONES) ? "boot milestones" : lanes.get(lane) + " events");
     }
     for (Timeline.Row point : markers) {
       double x = x(point.at());
-      double y = AXIS + lanes.indexOf(point.writer()) * ROW + 8;
+      double y = AXIS + lanes.indexOf(lane(point)) * ROW + 8;
       out.append("<g class=\"point\"><title>")
           .append(escape(seconds(point.at()) + "  " + point.kind() + "  " + point.name()))
           .append(escape(point.message().isEmpty() ? "" : "\n" + point.message()))
@@ -356,6 +366,13 @@ final class TimelinePage {
 
   private static String number(double value) {
     return String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  private static final String MILESTONES = "\u0000milestones";
+
+  /** The lane a point is drawn in: the milestones', or its writer's. */
+  private static String lane(Timeline.Row point) {
+    return point.kind().equals("milestone") ? MILESTONES : point.writer();
   }
 
   private static TreeSet<String> writers(List<Timeline.Row> rows) {

@@ -61,9 +61,11 @@ final class TraceEvents {
         if (row.kind().equals("start") || row.kind().equals("end")) {
           continue;
         }
-        int tid = thread(events, threads, pid, row.writer());
+        boolean milestone = row.kind().equals("milestone");
+        int tid = thread(events, threads, pid, milestone ? "boot milestones" : row.writer());
         ObjectNode e = events.addObject();
-        e.put("name", row.kind() + ": " + row.name()).put("cat", row.writer()).put("ph", "i");
+        e.put("name", milestone ? row.name() : row.kind() + ": " + row.name());
+        e.put("cat", milestone ? "milestone" : row.writer()).put("ph", "i");
         e.put("s", "t").put("ts", micros(row.at())).put("pid", pid).put("tid", tid);
         ObjectNode args = e.putObject("args");
         if (row.status() != null) {

@@ -16,6 +16,7 @@ import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
 import dev.kvprov.agent.wireserver.WireserverException;
+import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
@@ -115,6 +116,7 @@ public final class ProvisioningRun {
     }
     Span span =
         telemetry.tracer().spanBuilder("provision").setAttribute("vm.id", vmId.value()).startSpan();
+    milestones(span);
     try (Scope ignored = span.makeCurrent()) {
       Exit exit = runInSpan(span);
       if (exit != Exit.OK) {
@@ -167,6 +169,7 @@ public final class ProvisioningRun {
     }
     try {
       wireserver.report(Health.ready());
+      span.addEvent(BootMilestones.EVENT_PREFIX + "ready");
     } catch (WireserverException e) {
       Map<String, String> supporting = new LinkedHashMap<>();
       supporting.put("step", "report_ready");
@@ -185,6 +188,30 @@ public final class ProvisioningRun {
     }
     telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
     return Exit.OK;
+  }
+
+  /**
+   * The boot's milestones so far (systemd's, on the running system) and kvprov's own start, as
+   * events of the run's span: the whole boot on one clock.
+   */
+  private void milestones(Span span) throws InterruptedException {
+    ProcessHandle.current()
+        .info()
+        .startInstant()
+        .ifPresent(
+            started ->
+                span.addEvent(
+                    BootMilestones.EVENT_PREFIX + "kvprov",
+                    started.getEpochSecond() * 1_000_000_000L + started.getNano(),
+                    java.util.concurrent.TimeUnit.NANOSECONDS));
+    List<BootMilestones.Milestone> seen = BootMilestones.ofSystemd(root, runner);
+    if (!seen.isEmpty()) {
+      try {
+        BootMilestones.record(span, seen, BootClock.read(root.path()).sinceBoot());
+      } catch (IOException e) {
+        // no boot clock: the milestones cannot be placed; the run goes on without them
+      }
+    }
   }
 
   private void provision(WireserverClient wireserver)

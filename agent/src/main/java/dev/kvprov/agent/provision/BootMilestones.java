@@ -1,0 +1,148 @@
+package dev.kvprov.agent.provision;
+
+import dev.kvprov.agent.os.CommandResult;
+import dev.kvprov.agent.os.CommandRunner;
+import dev.kvprov.agent.os.SystemRoot;
+import io.opentelemetry.api.trace.Span;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The boot's milestones as systemd saw them, so that "where did the time before kvprov go" has an
+ * answer in the pool, from the host side too: firmware and loader (before the kernel), the kernel,
+ * the initrd, userspace, network-online.target reached, sshd started (when it already has), kvprov
+ * started, Ready posted. Times are since the kernel started, systemd's monotonic clock (the
+ * manager's {@code *TimestampMonotonic} properties, as {@code systemd-analyze} reads them). Each is
+ * an event of the run's span named {@code boot milestone: NAME}, at its own time.
+ */
+final class BootMilestones {
+  /** One milestone: its time since the kernel started (before it: negative). */
+  record Milestone(String name, Duration sinceBoot) {}
+
+  static final String EVENT_PREFIX = "boot milestone: ";
+
+  private static final Duration SYSTEMCTL_TIMEOUT = Duration.ofSeconds(2);
+
+  private BootMilestones() {}
+
+  /**
+   * What systemd says of this boot: nothing when the root is not the running system or systemd does
+   * not run it (an image build, a container), or when it does not answer in time.
+   */
+  static List<Milestone> ofSystemd(SystemRoot root, CommandRunner runner)
+      throws InterruptedException {
+    if (!root.isLive() || !Files.isDirectory(root.path().resolve("run/systemd/system"))) {
+      return List.of();
+    }
+    try {
+      CommandResult manager =
+          runner.run(
+              List.of(
+                  "systemctl",
+                  "show",
+                  "-p",
+                  "FirmwareTimestampMonotonic",
+                  "-p",
+                  "LoaderTimestampMonotonic",
+                  "-p",
+                  "InitRDTimestampMonotonic",
+                  "-p",
+                  "UserspaceTimestampMonotonic"),
+              SYSTEMCTL_TIMEOUT);
+      CommandResult units =
+          runner.run(
+              List.of(
+                  "systemctl",
+                  "show",
+                  "-p",
+                  "Id",
+                  "-p",
+                  "ActiveEnterTimestampMonotonic",
+                  "network-online.target",
+                  "ssh.service",
+                  "sshd.service"),
+              SYSTEMCTL_TIMEOUT);
+      if (manager.exitCode() != 0) {
+        return List.of();
+      }
+      return parse(manager.stdout(), units.exitCode() == 0 ? units.stdout() : "");
+    } catch (IOException e) {
+      return List.of(); // no systemctl: nothing to say
+    }
+  }
+
+  /**
+   * The milestones in {@code systemctl show}'s output: the manager's properties, then the units'
+   * blocks ({@code Id=…}, {@code ActiveEnterTimestampMonotonic=…}). A zero means "did not happen
+   * (yet)", or not measured (firmware and loader on a VM without EFI's numbers).
+   */
+  static List<Milestone> parse(String manager, String units) {
+    Map<String, Long> m = properties(manager);
+    List<Milestone> milestones = new ArrayList<>();
+    // firmware and loader are counted back from the kernel's start
+    positive(m, "FirmwareTimestampMonotonic").ifPresent(us -> milestones.add(at("firmware", -us)));
+    positive(m, "LoaderTimestampMonotonic").ifPresent(us -> milestones.add(at("loader", -us)));
+    milestones.add(at("kernel", 0));
+    positive(m, "InitRDTimestampMonotonic").ifPresent(us -> milestones.add(at("initrd", us)));
+    positive(m, "UserspaceTimestampMonotonic").ifPresent(us -> milestones.add(at("userspace", us)));
+    String id = null;
+    for (String line : units.split("\n")) {
+      if (line.startsWith("Id=")) {
+        id = line.substring(3).strip();
+      } else if (line.startsWith("ActiveEnterTimestampMonotonic=") && id != null) {
+        long us = number(line.substring(line.indexOf('=') + 1));
+        if (us > 0) {
+          milestones.add(at(id.equals("network-online.target") ? "network-online" : "sshd", us));
+        }
+      }
+    }
+    return milestones;
+  }
+
+  /** Records each milestone as an event of {@code span}, at its own wall-clock time. */
+  static void record(Span span, List<Milestone> milestones, Duration sinceBootNow) {
+    Instant now = Instant.now();
+    for (Milestone milestone : milestones) {
+      Instant at = now.minus(sinceBootNow.minus(milestone.sinceBoot()));
+      span.addEvent(
+          EVENT_PREFIX + milestone.name(),
+          at.getEpochSecond() * 1_000_000_000L + at.getNano(),
+          TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private static Milestone at(String name, long micros) {
+    return new Milestone(name, Duration.ofNanos(micros * 1000));
+  }
+
+  private static Map<String, Long> properties(String text) {
+    Map<String, Long> values = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        values.put(line.substring(0, eq).strip(), number(line.substring(eq + 1)));
+      }
+    }
+    return values;
+  }
+
+  private static java.util.Optional<Long> positive(Map<String, Long> values, String key) {
+    Long v = values.get(key);
+    return v != null && v > 0 ? java.util.Optional.of(v) : java.util.Optional.empty();
+  }
+
+  private static long number(String text) {
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}
