@@ -99,13 +99,17 @@ final class BlameCommand implements Callable<Integer> {
   }
 
   private static void print(List<Row> shown, PrintWriter out) {
-    out.printf("%10s %10s  %s%n", "total", "self", "span");
+    // as wide as the longest span (days, on a VM that was up that long), so the columns hold
+    int width =
+        Math.max(
+            10, shown.stream().mapToInt(r -> Text.seconds(r.total(), 0).length()).max().orElse(0));
+    out.println(Text.padLeft("total", width) + " " + Text.padLeft("self", width) + "  span");
     shown.forEach(
         r ->
             out.println(
-                Text.seconds(r.total(), 10)
+                Text.seconds(r.total(), width)
                     + " "
-                    + Text.seconds(r.self(), 10)
+                    + Text.seconds(r.self(), width)
                     + "  "
                     + Text.printable(r.name())
                     + "  ["

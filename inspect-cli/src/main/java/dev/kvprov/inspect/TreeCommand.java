@@ -74,7 +74,8 @@ final class TreeCommand implements Callable<Integer> {
               .filter(java.util.Objects::nonNull)
               .findFirst()
               .orElse(null);
-      roots.forEach(r -> print(r, 0, origin, out, style));
+      int[] widths = widths(roots, origin);
+      roots.forEach(r -> print(r, 0, origin, widths, out, style));
     }
     if (json) {
       out.println(Json.write(array));
@@ -100,14 +101,35 @@ final class TreeCommand implements Callable<Integer> {
     node.children.forEach(c -> toJson(c, children.addObject()));
   }
 
+  /**
+   * The widths of the offset and duration columns: as wide as this tree's widest (a pool of a VM up
+   * for days), at least as an 80-column line has them, so that every line's columns align.
+   */
+  private static int[] widths(List<SpanNode> roots, Instant origin) {
+    int at = 9;
+    int took = 9;
+    java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
+    while (!todo.isEmpty()) {
+      SpanNode node = todo.pop();
+      if (node.start != null && origin != null) {
+        at = Math.max(at, Text.signedSeconds(Duration.between(origin, node.start), 0).length());
+      }
+      if (node.duration() != null) {
+        took = Math.max(took, Text.seconds(node.duration(), 0).length());
+      }
+      todo.addAll(node.children);
+    }
+    return new int[] {at, took};
+  }
+
   private static void print(
-      SpanNode node, int depth, Instant origin, PrintWriter out, Style style) {
+      SpanNode node, int depth, Instant origin, int[] widths, PrintWriter out, Style style) {
     String at =
         node.start == null || origin == null
-            ? "        ?"
-            : Text.signedSeconds(Duration.between(origin, node.start), 9);
+            ? Text.padLeft("?", widths[0])
+            : Text.signedSeconds(Duration.between(origin, node.start), widths[0]);
     Duration d = node.duration();
-    String took = d == null ? "         " : Text.seconds(d, 9);
+    String took = d == null ? " ".repeat(widths[1]) : Text.seconds(d, widths[1]);
     String head =
         at
             + " "
@@ -129,17 +151,18 @@ final class TreeCommand implements Callable<Integer> {
         };
     out.println(head + status);
     if (node.status.equals("error") && head.length() + failed.length() > COLUMNS) {
-      // A failure's message is what the reader came for: on lines of its own, under the name.
-      String indent = " ".repeat(Math.min(21 + 2 * depth, 40));
+      // A failure's message is what the reader came for: on lines of its own, under the name,
+      // wrapped at words.
+      int column = widths[0] + widths[1] + 3;
+      String indent = " ".repeat(Math.min(column + 2 * depth, 40));
       int width = COLUMNS - indent.length();
-      for (int i = 0, lines = 0;
-          i < message.length() && lines < MESSAGE_LINES;
-          i += width, lines++) {
-        boolean last = lines == MESSAGE_LINES - 1 && i + width < message.length();
-        String part = message.substring(i, Math.min(i + width, message.length()));
-        out.println(indent + style.error(last ? Text.cut(part, width) : part));
+      List<String> lines = Text.wrap(message, width, width);
+      for (int i = 0; i < Math.min(lines.size(), MESSAGE_LINES); i++) {
+        boolean cut = i == MESSAGE_LINES - 1 && lines.size() > MESSAGE_LINES;
+        out.println(
+            indent + style.error(cut ? Text.cut(lines.get(i) + " …", width) : lines.get(i)));
       }
     }
-    node.children.forEach(c -> print(c, depth + 1, origin, out, style));
+    node.children.forEach(c -> print(c, depth + 1, origin, widths, out, style));
   }
 }
