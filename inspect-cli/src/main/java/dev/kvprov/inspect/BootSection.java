@@ -27,12 +27,30 @@ final class BootSection {
     this.source = source;
   }
 
+  private boolean alreadyProvisioned;
+
   private void add(Item item) {
     forest.add(item);
     events.add(item);
     if (item.writer().equals(Writers.REPORT.name())) {
       report = item.value();
+    } else if (item.writer().equals(Writers.KVPROV.name())
+        && item.value().contains(ALREADY_PROVISIONED)) {
+      alreadyProvisioned = true;
     }
+  }
+
+  /** What kvprov logs on every boot after the one that provisioned the VM. */
+  private static final String ALREADY_PROVISIONED = "already provisioned and reported Ready";
+
+  /** The boot's PROVISIONING_REPORT as stored (the last, should there be two), or null. */
+  String report() {
+    return report;
+  }
+
+  /** Whether kvprov found the VM provisioned and reported Ready on an earlier boot. */
+  boolean alreadyProvisioned() {
+    return alreadyProvisioned;
   }
 
   /** The spans, once every item is in. */
@@ -94,9 +112,10 @@ final class BootSection {
       }
     }
     List<SpanNode> open = SpanForest.unfinished(roots());
-    return open.isEmpty()
-        ? "no PROVISIONING_REPORT"
-        : "NEVER FINISHED: " + open.get(open.size() - 1).name;
+    if (!open.isEmpty()) {
+      return "NEVER FINISHED: " + open.get(open.size() - 1).name;
+    }
+    return alreadyProvisioned ? "OK" : "no PROVISIONING_REPORT";
   }
 
   /**

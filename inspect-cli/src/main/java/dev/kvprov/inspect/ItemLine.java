@@ -73,12 +73,19 @@ final class ItemLine {
       lines.add(head + text);
       problems.forEach(p -> lines.add(" ".repeat(INDENT) + p));
     } else {
-      int indent = width - INDENT >= NARROWEST_TEXT ? INDENT : 8;
+      boolean narrow = width - INDENT < NARROWEST_TEXT;
+      int indent = narrow ? 4 : INDENT;
       String margin = " ".repeat(indent);
       int rest = Math.max(width - indent, 1);
-      List<String> wrapped = Text.wrap(text, Math.max(width - head.length(), 1), rest);
-      lines.add(head + wrapped.get(0));
-      wrapped.subList(1, wrapped.size()).forEach(w -> lines.add(margin + w));
+      if (narrow) {
+        // too narrow for the text beside the columns: the columns alone, the text under them
+        lines.add(head.stripTrailing());
+        Text.wrap(text, rest, rest).forEach(w -> lines.add(margin + w));
+      } else {
+        List<String> wrapped = Text.wrap(text, Math.max(width - head.length(), 1), rest);
+        lines.add(head + wrapped.get(0));
+        wrapped.subList(1, wrapped.size()).forEach(w -> lines.add(margin + w));
+      }
       for (String p : problems) {
         Text.wrap(p, rest, rest).forEach(w -> lines.add(margin + w));
       }
@@ -126,6 +133,9 @@ final class ItemLine {
     String type = event.path("type").asText("");
     String status = event.path("status").asText("").toLowerCase(Locale.ROOT);
     String message = event.path("message").asText("");
+    if (message.isEmpty() && event.path("event").isTextual()) {
+      message = event.path("event").asText(); // a kvprov span event: what it says
+    }
     StringBuilder b = new StringBuilder(name.isEmpty() ? item.key() : name);
     boolean failed = status.equals("error") || status.equals("fail");
     if (failed) {
@@ -138,7 +148,9 @@ final class ItemLine {
     switch (type) {
       case "start" -> b.append(" started");
       case "end", "finish", "span" -> {
-        b.append(" ").append(status.isEmpty() || status.equals("success") ? "ok" : status);
+        // kvprov's OpenTelemetry status of a span that did not fail is "unset": it ended well
+        boolean ok = status.isEmpty() || status.equals("success") || status.equals("unset");
+        b.append(" ").append(ok ? "ok" : status);
         Duration length = length(event);
         if (length != null) {
           b.append(" ").append(Text.secondsValue(length)).append("s");

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,20 +33,15 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    String[] raw = new String[1];
-    SpanForest forest = new SpanForest();
-    Consumer<Item> sink =
-        item -> {
-          if (item.writer().equals(Writers.REPORT.name())) {
-            raw[0] = item.value(); // the last one counts, should a writer have left two
-          }
-          forest.add(item);
-        };
-    if (!PoolReading.items(input, spec, sink)) {
+    List<BootSection> boots = BootSection.read(input, spec);
+    if (boots == null) {
       return 3;
     }
+    // the last boot's: an earlier boot's report says nothing of how the last one ended
+    BootSection last = boots.isEmpty() ? null : boots.get(boots.size() - 1);
+    String[] raw = {last == null ? null : last.report()};
     if (raw[0] == null) {
-      noReport(forest.finish(), out);
+      noReport(last == null ? List.of() : last.roots(), out);
       return 1;
     }
     ProvisioningReport report;

@@ -94,13 +94,27 @@ final class StatusCommand implements Callable<Integer> {
       String step,
       Instant since,
       ProvisioningReport report,
-      List<String> markers) {}
+      List<String> markers) {
+    /**
+     * Nothing in the pool, but this VM's Ready marker: reported Ready on an earlier boot, whose
+     * pool has been cleared since.
+     */
+    Verdict orReady(List<String> markers) {
+      return markers.stream().anyMatch(m -> m.endsWith(".ready"))
+          ? new Verdict(State.SUCCEEDED, null, null, null, null, markers)
+          : this;
+    }
+  }
 
   @Override
   public Integer call() throws InterruptedException {
     if (input.hostExport() && waitForVerdict || input.fromStdin() && waitForVerdict) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--wait follows a pool file; stdin and host exports do not change");
+    }
+    if (interval.isZero() || interval.isNegative()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--interval must be longer than 0");
     }
     if (timeout != null && !waitForVerdict) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--timeout goes with --wait");
@@ -141,29 +155,27 @@ final class StatusCommand implements Callable<Integer> {
   /** One look at the pool and the markers; null when the pool cannot be read (said). */
   private Verdict look() {
     List<String> markers = markers();
-    String[] raw = new String[1];
-    SpanForest forest = new SpanForest();
-    boolean[] any = new boolean[1];
-    boolean absent = !input.fromStdin() && !input.hostExport() && isEmpty(input.path());
-    if (!absent) {
-      boolean read =
-          PoolReading.items(
-              input,
-              spec,
-              item -> {
-                any[0] = true;
-                if (item.writer().equals(Writers.REPORT.name())) {
-                  raw[0] = item.value();
-                }
-                forest.add(item);
-              });
-      if (!read) {
-        return null;
-      }
+    boolean live = isLive();
+    if (!live && !input.fromStdin() && !input.hostExport() && !exists()) {
+      spec.commandLine()
+          .getErr()
+          .println("kvp status: " + input.describe() + ": no such file or directory");
+      return null;
     }
-    if (raw[0] != null) {
+    if (live && (isEmpty(input.path()) || stale(input.path()))) {
+      // no pool yet, or the last boot's, which this boot's first writer will clear
+      return new Verdict(State.NOT_STARTED, null, null, null, null, markers).orReady(markers);
+    }
+    List<BootSection> boots = BootSection.read(input, spec);
+    if (boots == null) {
+      return null;
+    }
+    // the last boot decides: an earlier boot's report says nothing of how the last one ended
+    BootSection last = boots.isEmpty() ? null : boots.get(boots.size() - 1);
+    String raw = last == null ? null : last.report();
+    if (raw != null) {
       try {
-        ProvisioningReport report = ProvisioningReport.parse(raw[0]);
+        ProvisioningReport report = ProvisioningReport.parse(raw);
         Instant at = report.get("timestamp").map(SpanForest::time).orElse(null);
         return report.isSuccess()
             ? new Verdict(State.SUCCEEDED, null, null, at, report, markers)
@@ -177,23 +189,45 @@ final class StatusCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         return new Verdict(
             State.FAILED,
-            "the PROVISIONING_REPORT does not read: " + raw[0],
+            "the PROVISIONING_REPORT does not read: " + raw,
             null,
             null,
             null,
             markers);
       }
     }
-    List<SpanNode> open = SpanForest.unfinished(forest.finish());
+    List<SpanNode> open = last == null ? List.of() : SpanForest.unfinished(last.roots());
     if (!open.isEmpty()) {
       SpanNode step = open.get(open.size() - 1);
       return new Verdict(State.RUNNING, null, step.name, step.start, null, markers);
     }
-    if (markers.stream().anyMatch(m -> m.endsWith(".ready"))) {
-      // reported Ready on an earlier boot of this VM; this boot's pool says nothing of it
+    if (last != null && last.alreadyProvisioned()) {
       return new Verdict(State.SUCCEEDED, null, null, null, null, markers);
     }
-    return new Verdict(State.NOT_STARTED, null, null, null, null, markers);
+    return new Verdict(State.NOT_STARTED, null, null, null, null, markers).orReady(markers);
+  }
+
+  /** The VM's own pool on the running system: the default, not a file, a disk or an export. */
+  private boolean isLive() {
+    return input.source == null
+        || input.source.file == null && input.source.root == null && input.source.hostXml == null;
+  }
+
+  private boolean exists() {
+    return input.source != null && input.source.root != null
+        ? Files.isDirectory(input.source.root)
+        : Files.exists(input.path());
+  }
+
+  /** A live pool last written before this boot began: the last boot's. */
+  private static boolean stale(Path pool) {
+    try {
+      return !Files.getLastModifiedTime(pool)
+          .toInstant()
+          .isAfter(dev.kvprov.kvp.BootClock.system().bootTime());
+    } catch (IOException | RuntimeException e) {
+      return false; // no boot clock (not Linux): the pool decides
+    }
   }
 
   /** No pool yet, or an empty one: nothing to read (and nothing to say at every look). */
@@ -206,15 +240,26 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /** kvprov's markers: {@code <vm id>.provisioned} and {@code <vm id>.ready}. */
+  /**
+   * kvprov's markers of this VM (its id as DMI gives it): on the running system or a rescued disk
+   * only; a file or an export copied from elsewhere has none here.
+   */
   private List<String> markers() {
+    if (!isLive() && input.source.root == null) {
+      return List.of();
+    }
     Path root =
         input.source != null && input.source.root != null ? input.source.root : Path.of("/");
+    // on the running system, this VM's only (an image may carry the VM it was captured from);
+    // a rescued disk's are its own VM's
+    String vmId = isLive() ? dev.kvprov.kvp.VmId.read(root).value() : null;
     Path directory = root.resolve("var/lib/kvprov");
     List<String> found = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       files
           .map(f -> f.getFileName().toString())
           .filter(n -> n.endsWith(".provisioned") || n.endsWith(".ready"))
+          .filter(n -> vmId == null || n.startsWith(vmId + "."))
           .sorted()
           .forEach(found::add);
     } catch (IOException e) {

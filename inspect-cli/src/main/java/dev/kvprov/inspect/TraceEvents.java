@@ -25,6 +25,7 @@ final class TraceEvents {
       BootSection section = sections.get(i);
       Timeline timeline = timelines.get(i);
       int pid = section.number;
+      long shift = Math.min(0, timeline.rows.stream().mapToLong(r -> raw(r.at())).min().orElse(0));
       meta(events, "process_name", pid, 0, "boot " + pid + ": " + section.verdict());
       meta(events, "process_sort_index", pid, 0, null).with("args").put("sort_index", pid);
       Map<String, Integer> threads = new LinkedHashMap<>();
@@ -32,10 +33,10 @@ final class TraceEvents {
       List<Long> enclosing = new java.util.ArrayList<>();
       for (Timeline.Bar bar : timeline.bars) {
         int tid = thread(events, threads, pid, bar.writer());
-        long start = micros(bar.start());
+        long start = micros(bar.start(), shift);
         // one that never finished runs to the boot's last event, as the page draws it, but not
         // past the span it is in: events on one thread must nest
-        long end = bar.end() != null ? micros(bar.end()) : micros(last(timeline));
+        long end = bar.end() != null ? micros(bar.end(), shift) : micros(last(timeline), shift);
         while (enclosing.size() > bar.depth()) {
           enclosing.remove(enclosing.size() - 1);
         }
@@ -66,7 +67,7 @@ final class TraceEvents {
         ObjectNode e = events.addObject();
         e.put("name", milestone ? row.name() : row.kind() + ": " + row.name());
         e.put("cat", milestone ? "milestone" : row.writer()).put("ph", "i");
-        e.put("s", "t").put("ts", micros(row.at())).put("pid", pid).put("tid", tid);
+        e.put("s", "t").put("ts", micros(row.at(), shift)).put("pid", pid).put("tid", tid);
         ObjectNode args = e.putObject("args");
         if (row.status() != null) {
           args.put("status", row.status());
@@ -106,8 +107,16 @@ final class TraceEvents {
         .orElse(Duration.ZERO);
   }
 
+  /**
+   * Microseconds since the boot, moved by {@code shift} so that none is negative (firmware and
+   * loader come before the kernel; Perfetto refuses a negative timestamp).
+   */
+  private static long micros(Duration d, long shift) {
+    return Math.max(0, raw(d) - shift);
+  }
+
   /** Microseconds, saturating: a damaged pool's times may lie centuries apart. */
-  private static long micros(Duration d) {
+  private static long raw(Duration d) {
     try {
       return d.toNanos() / 1000;
     } catch (ArithmeticException e) {

@@ -84,4 +84,18 @@ class ItemLineTest {
     }
     assertThat(String.join("", lines).replace(" ", "")).isEqualTo(text.replace(" ", ""));
   }
+
+  @Test
+  void onATerminalTooNarrowForTheColumns_theTextGoesUnderThem_wholeWords() {
+    Item item = failedSpan();
+
+    List<String> lines = ItemLine.lines(item, Events.of(item), 40, Style.PLAIN);
+
+    assertThat(lines.get(0)).endsWith("kvprov").doesNotContain("imds");
+    assertThat(lines.subList(1, lines.size()))
+        .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(40));
+    assertThat(
+            String.join(" ", lines.subList(1, lines.size()).stream().map(String::strip).toList()))
+        .isEqualTo("imds.fetch FAILED: " + ERROR);
+  }
 }

@@ -59,6 +59,9 @@ class MilestonesTest {
         });
     assertThat(milestones)
         .containsExactly("kernel", "userspace", "network-online", "kvprov", "ready");
+    assertThat(CliRun.of("list", "--file", pool().toString()).out())
+        .as("a span event's words are in its line")
+        .contains("provision: boot milestone: network-online");
   }
 
   @Test

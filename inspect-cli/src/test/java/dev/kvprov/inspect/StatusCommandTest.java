@@ -104,4 +104,51 @@ class StatusCommandTest {
     assertThat(status.exit()).isEqualTo(StatusCommand.NO_VERDICT);
     assertThat(status.out()).startsWith("status:   not started\n");
   }
+
+  @Test
+  void withTwoBoots_theLastDecides_aHungRunIsNotAnEarlierSuccess() throws Exception {
+    Path earlier = dir.resolve("earlier");
+    try (KvpTelemetry telemetry = QuietTelemetry.into(PoolFile.open(earlier, 1)).build()) {
+      telemetry.tracer().spanBuilder("provision").startSpan().end();
+      telemetry.report(ProvisioningReport.success("kvprov/test", "vm", Instant.now()));
+    }
+    Path hung = dir.resolve("hung");
+    KvpTelemetry telemetry = QuietTelemetry.into(PoolFile.open(hung, 1)).build();
+    telemetry.tracer().spanBuilder("provision").startSpan(); // killed: never ends
+    Path root =
+        RescuedDisk.of(
+            dir,
+            Files.readAllBytes(earlier.resolve(".kvp_pool_1")),
+            Files.readAllBytes(hung.resolve(".kvp_pool_1")));
+
+    CliRun status = CliRun.of("status", "--root", root.toString());
+    CliRun report = CliRun.of("report", "--root", root.toString());
+
+    assertThat(status.out()).startsWith("status:   running\n");
+    assertThat(status.exit()).isEqualTo(StatusCommand.NO_VERDICT);
+    assertThat(report.out()).startsWith("provisioning never finished");
+    assertThat(report.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void theLastBootsPool_onTheRunningSystem_isNotThisBootsVerdict() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    try (KvpTelemetry telemetry = QuietTelemetry.into(pool).build()) {
+      telemetry.report(ProvisioningReport.success("kvprov/test", "vm", Instant.now()));
+    }
+    Files.setLastModifiedTime(
+        pool.path(), java.nio.file.attribute.FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+
+    CliRun status = CliRun.of("status", "--dir", dir.toString());
+
+    assertThat(status.out()).startsWith("status:   not started\n");
+  }
+
+  @Test
+  void aPoolThatIsNotThere_isAnIoError_notANeverEndingWait() {
+    CliRun status = CliRun.of("status", "--wait", "--file", dir.resolve("typo.kvp").toString());
+
+    assertThat(status.exit()).isEqualTo(3);
+    assertThat(status.err()).contains("typo.kvp: no such file or directory");
+  }
 }

@@ -48,6 +48,9 @@ public final class NetworkErrors {
     if (t instanceof NoRouteToHostException || message.contains("no route to host")) {
       return "no route to host";
     }
+    if (message.contains("network is unreachable")) {
+      return "network unreachable"; // before DHCP has given an address, say
+    }
     if (t instanceof ConnectException) {
       return message.contains("timed out") ? "connection timed out" : "connection refused";
     }

@@ -93,18 +93,41 @@ final class BootMilestones {
     positive(m, "InitRDTimestampMonotonic").ifPresent(us -> milestones.add(at("initrd", us)));
     positive(m, "UserspaceTimestampMonotonic").ifPresent(us -> milestones.add(at("userspace", us)));
     String id = null;
+    java.util.Set<String> named = new java.util.HashSet<>();
     for (String line : units.split("\n")) {
       if (line.startsWith("Id=")) {
         id = line.substring(3).strip();
       } else if (line.startsWith("ActiveEnterTimestampMonotonic=") && id != null) {
         long us = number(line.substring(line.indexOf('=') + 1));
-        if (us > 0) {
-          milestones.add(at(id.equals("network-online.target") ? "network-online" : "sshd", us));
+        String name = id.equals("network-online.target") ? "network-online" : "sshd";
+        // sshd.service is ssh.service under another name on Debian: one sshd
+        if (us > 0 && named.add(name)) {
+          milestones.add(at(name, us));
         }
       }
     }
     return milestones;
   }
+
+  /**
+   * This process's start, since the kernel started, to the clock tick (the kernel's {@code
+   * starttime} in {@code /proc/self/stat}; the JDK's own start instant is rounded to a second).
+   */
+  static java.util.Optional<Milestone> processStart() {
+    try {
+      String stat = Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+      // after the command's name in parentheses, which may hold spaces: field 22 is starttime
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(fields[19]);
+      return java.util.Optional.of(
+          new Milestone("kvprov", Duration.ofNanos(ticks * 1_000_000_000L / CLOCK_TICKS)));
+    } catch (IOException | RuntimeException e) {
+      return java.util.Optional.empty(); // not Linux: no such milestone
+    }
+  }
+
+  /** USER_HZ: the unit of /proc's process times, 100 on every Linux architecture kvprov runs on. */
+  private static final long CLOCK_TICKS = 100;
 
   /** Records each milestone as an event of {@code span}, at its own wall-clock time. */
   static void record(Span span, List<Milestone> milestones, Duration sinceBootNow) {

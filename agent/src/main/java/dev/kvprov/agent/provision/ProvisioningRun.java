@@ -116,8 +116,8 @@ public final class ProvisioningRun {
     }
     Span span =
         telemetry.tracer().spanBuilder("provision").setAttribute("vm.id", vmId.value()).startSpan();
-    milestones(span);
     try (Scope ignored = span.makeCurrent()) {
+      milestones(span);
       Exit exit = runInSpan(span);
       if (exit != Exit.OK) {
         span.setStatus(StatusCode.ERROR, "exit " + exit.code + " (" + exit + ")");
@@ -195,19 +195,13 @@ public final class ProvisioningRun {
    * events of the run's span: the whole boot on one clock.
    */
   private void milestones(Span span) throws InterruptedException {
-    ProcessHandle.current()
-        .info()
-        .startInstant()
-        .ifPresent(
-            started ->
-                span.addEvent(
-                    BootMilestones.EVENT_PREFIX + "kvprov",
-                    started.getEpochSecond() * 1_000_000_000L + started.getNano(),
-                    java.util.concurrent.TimeUnit.NANOSECONDS));
-    List<BootMilestones.Milestone> seen = BootMilestones.ofSystemd(root, runner);
+    List<BootMilestones.Milestone> seen =
+        new java.util.ArrayList<>(BootMilestones.ofSystemd(root, runner));
+    BootMilestones.processStart().ifPresent(seen::add);
     if (!seen.isEmpty()) {
       try {
-        BootMilestones.record(span, seen, BootClock.read(root.path()).sinceBoot());
+        // this process's own clock: /proc/uptime is the same boot whatever --root says
+        BootMilestones.record(span, seen, BootClock.read(java.nio.file.Path.of("/")).sinceBoot());
       } catch (IOException e) {
         // no boot clock: the milestones cannot be placed; the run goes on without them
       }
