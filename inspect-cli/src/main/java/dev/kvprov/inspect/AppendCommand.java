@@ -63,7 +63,7 @@ final class AppendCommand implements Callable<Integer> {
     try (BufferedReader lines = new BufferedReader(open())) {
       String line;
       int number = 0;
-      while ((line = lines.readLine()) != null) {
+      while ((line = readLine(lines)) != null) {
         number++;
         if (number > MAX_LINES) {
           err.println("kvp append: more than " + MAX_LINES + " lines; nothing written");
@@ -120,5 +120,26 @@ final class AppendCommand implements Callable<Integer> {
     Path file = Path.of(from);
     PoolSource.requireRegularFile(file);
     return Files.newBufferedReader(file, UTF_8);
+  }
+
+  /** The longest line a record can come from: a key and a value the host keeps, and then some. */
+  static final int MAX_LINE_CHARS = 8 << 10;
+
+  /** One line, at most {@link #MAX_LINE_CHARS} of it: past that, a line no record fits. */
+  private static String readLine(BufferedReader in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    int c;
+    while ((c = in.read()) >= 0 && c != '\n') {
+      if (line.length() < MAX_LINE_CHARS) {
+        line.append((char) c);
+      } else if (line.length() == MAX_LINE_CHARS) {
+        line.append('…'); // longer than any record: said as too long below
+      }
+    }
+    if (c < 0 && line.length() == 0) {
+      return null;
+    }
+    int end = line.length();
+    return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
   }
 }

@@ -9,6 +9,7 @@ import dev.kvprov.kvp.RecordCodec;
 import dev.kvprov.otel.Redactor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -109,19 +110,25 @@ final class BundleCommand implements Callable<Integer> {
       run(command, String.join("-", command).replace("--", "") + ".txt");
     }
     page();
-    configuration(root);
-    markers(root);
-    journal(root, live);
+    if (input.hostExport() || input.source != null && input.source.file != null) {
+      // a file or an export copied from a VM: this machine's state is not that VM's
+      manifest.add("not taken: configuration, markers and journal (the input is a file)");
+    } else {
+      configuration(root);
+      markers(root);
+      journal(root, live);
+    }
     PrintWriter out = spec.commandLine().getOut();
     Path target =
-        output != null
+        output != null && !Files.isDirectory(output)
             ? output
-            : Path.of(
-                "kvp-bundle-"
-                    + DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
-                        .withZone(ZoneOffset.UTC)
-                        .format(Instant.now())
-                    + ".tar.gz");
+            : (output != null ? output : Path.of(""))
+                .resolve(
+                    "kvp-bundle-"
+                        + DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
+                            .withZone(ZoneOffset.UTC)
+                            .format(Instant.now())
+                        + ".tar.gz");
     manifest.forEach(out::println);
     entries.put("MANIFEST.txt", (String.join("\n", manifest) + "\n").getBytes(UTF_8));
     try {
@@ -172,16 +179,29 @@ final class BundleCommand implements Callable<Integer> {
                 }
               });
     }
+    boolean given = input.hostExport() || input.source != null && input.source.file != null;
     for (Path file : files) {
       try {
-        PoolSource.requireRegularFile(file);
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = given ? readGiven(file) : readInRoot(file);
+        InputKind kind = InputKind.of(bytes, Math.min(bytes.length, InputKind.HEAD_BYTES));
+        String wrong = input.hostExport() ? exportProblem(kind) : kind.notAPool();
+        if (wrong != null) {
+          manifest.add("not taken: " + file + ": " + wrong);
+          continue;
+        }
         String name =
             (file.getParent() != null && file.getParent().endsWith("kvp-archive")
                     ? "pools/archive/"
                     : "pools/")
                 + file.getFileName();
-        add(name, redactUsers && !input.hostExport() ? redactPool(bytes) : bytes, file.toString());
+        add(
+            name,
+            redactUsers
+                ? (input.hostExport()
+                    ? redact(new String(bytes, UTF_8)).getBytes(UTF_8)
+                    : redactPool(bytes))
+                : bytes,
+            file.toString());
       } catch (IOException e) {
         manifest.add("not read: " + file + ": " + PoolReading.why(e));
       }
@@ -207,6 +227,8 @@ final class BundleCommand implements Callable<Integer> {
             + "--- exit status "
             + exit
             + "\n";
+    // plain text: a terminal's colours mean nothing in a file
+    text = text.replaceAll("\u001b\\[[0-9;]*m", "");
     add("kvp/" + name, redact(text).getBytes(UTF_8), "kvp " + String.join(" ", command));
   }
 
@@ -255,17 +277,16 @@ final class BundleCommand implements Callable<Integer> {
         continue;
       }
       List<Path> files = new ArrayList<>();
-      try (Stream<Path> found = Files.walk(dir, 2)) {
+      try (Stream<Path> found = Files.walk(dir, 4)) {
         found.filter(f -> f.toString().endsWith(".toml")).sorted().forEach(files::add);
       } catch (IOException e) {
         manifest.add("not read: " + dir + ": " + PoolReading.why(e));
       }
       for (Path file : files) {
         try {
-          PoolSource.requireRegularFile(file);
           add(
               "config/" + root.relativize(file),
-              redact(maskSecrets(Files.readString(file))).getBytes(UTF_8),
+              redact(maskSecrets(new String(readInRoot(file), UTF_8))).getBytes(UTF_8),
               file.toString());
           any = true;
         } catch (IOException e) {
@@ -278,19 +299,90 @@ final class BundleCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code key = value} lines whose key looks like a secret's keep the key, not the value. */
+  private static final Pattern URL_CREDENTIALS = Pattern.compile("://[^/@\\s\"']+@");
+  private static final Pattern SECRET_PARAMETER =
+      Pattern.compile("(?i)([?&](?:sig|token|key|password|secret|code)=)[^&\\s\"']+");
+
+  /**
+   * TOML with what may be secret masked: a secret-looking key's value, an inline table or array
+   * that names one, a multi-line string under such a key (whole), and credentials in URLs.
+   */
   static String maskSecrets(String toml) {
     StringBuilder b = new StringBuilder();
+    String closing = null; // the delimiter that ends a multi-line string being masked
     for (String line : toml.split("\n", -1)) {
-      Matcher m = TOML_VALUE.matcher(line);
-      if (m.matches() && Redactor.isSecretKey(m.group(2).replace("\"", ""))) {
-        b.append(m.group(1)).append("\"").append(Redactor.MASK).append("\"");
-      } else {
-        b.append(line);
+      if (closing != null) {
+        if (line.contains(closing)) {
+          closing = null;
+        }
+        b.append("# [redacted]\n");
+        continue;
       }
-      b.append('\n');
+      Matcher m = TOML_VALUE.matcher(line);
+      if (m.matches()) {
+        String key = m.group(2).replace("\"", "");
+        String value = m.group(3).strip();
+        boolean compound = value.startsWith("{") || value.startsWith("[");
+        if (Redactor.isSecretKey(key) || compound && Redactor.isSecretKey(value)) {
+          for (String quotes : List.of("\"\"\"", "\'\'\'")) {
+            if (value.startsWith(quotes) && value.indexOf(quotes, 3) < 0) {
+              closing = quotes;
+            }
+          }
+          b.append(m.group(1)).append("\"").append(Redactor.MASK).append("\"\n");
+          continue;
+        }
+      }
+      String masked = URL_CREDENTIALS.matcher(line).replaceAll("://" + Redactor.MASK + "@");
+      b.append(SECRET_PARAMETER.matcher(masked).replaceAll("$1" + Redactor.MASK)).append('\n');
     }
     return b.substring(0, b.length() - 1);
+  }
+
+  /** The most one file may add: pools are a few MiB. */
+  static final int MAX_FILE_BYTES = 64 << 20;
+
+  /**
+   * A file of the image, read only when it is a regular file that is no link (on a rescued disk, a
+   * link leads into the rescue machine, which is not the ticket's), and not too large.
+   */
+  private static byte[] readInRoot(Path file) throws IOException {
+    java.nio.file.attribute.BasicFileAttributes a =
+        Files.readAttributes(
+            file,
+            java.nio.file.attribute.BasicFileAttributes.class,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    if (a.isSymbolicLink()) {
+      throw new java.nio.file.FileSystemException(file.toString(), null, "a link: not followed");
+    }
+    if (!a.isRegularFile()) {
+      throw new java.nio.file.FileSystemException(file.toString(), null, "not a regular file");
+    }
+    return capped(file, a.size(), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /** A file named on the command line: links followed, but a regular file, not too large. */
+  private static byte[] readGiven(Path file) throws IOException {
+    PoolSource.requireRegularFile(file);
+    return capped(file, Files.size(file));
+  }
+
+  private static byte[] capped(Path file, long size, java.nio.file.OpenOption... options)
+      throws IOException {
+    if (size > MAX_FILE_BYTES) {
+      throw new java.nio.file.FileSystemException(
+          file.toString(), null, size + " bytes: more than a pool or an export holds");
+    }
+    try (InputStream in = Files.newInputStream(file, options)) {
+      return in.readNBytes(MAX_FILE_BYTES);
+    }
+  }
+
+  /** Why {@code kind} is not a host-side export, or null when it is one. */
+  private static String exportProblem(InputKind kind) {
+    return kind == InputKind.HOST_EXPORT
+        ? null
+        : "not a host-side export (" + kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")";
   }
 
   /**
@@ -309,8 +401,10 @@ final class BundleCommand implements Callable<Integer> {
         String name = f.getFileName().toString();
         listing.append(Files.isDirectory(f) ? name + "/" : name);
         if (name.endsWith(".provisioned") || name.endsWith(".ready")) {
-          String written = Files.readString(f).strip();
-          listing.append("  written ").append(written.isEmpty() ? "(time not recorded)" : written);
+          // when it was written, from the file system: a marker's contents are not read
+          listing
+              .append("  written ")
+              .append(Files.getLastModifiedTime(f, java.nio.file.LinkOption.NOFOLLOW_LINKS));
         }
         listing.append('\n');
       }
@@ -344,15 +438,34 @@ final class BundleCommand implements Callable<Integer> {
     }
     command.addAll(List.of("--no-pager", "-o", "short-iso-precise"));
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      byte[] text = p.getInputStream().readNBytes(MAX_PART_BYTES);
-      boolean more = p.getInputStream().read() >= 0;
-      if (!p.waitFor(20, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
+      Path captured = Files.createTempFile("kvp-bundle-journal", ".txt");
+      try {
+        Process p =
+            new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(captured.toFile())
+                .start();
+        p.getOutputStream().close();
+        boolean ended = p.waitFor(20, TimeUnit.SECONDS);
+        if (!ended) {
+          p.destroyForcibly(); // what it wrote so far is kept
+        }
+        byte[] text;
+        try (InputStream in = Files.newInputStream(captured)) {
+          text = in.readNBytes(MAX_PART_BYTES);
+        }
+        boolean more = Files.size(captured) > MAX_PART_BYTES;
+        String journal =
+            new String(text, UTF_8)
+                + (more ? "\n[cut at 32 MiB]\n" : "")
+                + (ended ? "" : "\n[journalctl did not end within 20 s: cut there]\n");
+        add(
+            "journal/kvprov.service.txt",
+            redact(journal).getBytes(UTF_8),
+            String.join(" ", command));
+      } finally {
+        Files.deleteIfExists(captured);
       }
-      String journal = new String(text, UTF_8) + (more ? "\n[cut at 32 MiB]\n" : "");
-      add("journal/kvprov.service.txt", redact(journal).getBytes(UTF_8), String.join(" ", command));
     } catch (IOException e) {
       manifest.add("no journal: " + PoolReading.why(e));
     } catch (InterruptedException e) {
@@ -420,6 +533,13 @@ final class BundleCommand implements Callable<Integer> {
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(pool.length);
     for (KvpRecord r : RecordCodec.decode(pool).records()) {
+      if (compressed(r.key())) {
+        // a name inside a compressed payload cannot be found without decoding it: left out
+        out.writeBytes(
+            RecordCodec.encode(
+                new KvpRecord(redact(r.key()), "[redacted: compressed payload]"), KvpLimits.WIRE));
+        continue;
+      }
       KvpRecord redacted = new KvpRecord(redact(r.key()), redact(r.value()));
       try {
         out.writeBytes(RecordCodec.encode(redacted, KvpLimits.WIRE));
@@ -431,10 +551,21 @@ final class BundleCommand implements Callable<Integer> {
     return out.toByteArray();
   }
 
+  /** A record whose value is compressed: azure-init's encoded payloads, cloud-init's dmesg. */
+  private static boolean compressed(String key) {
+    return key.contains("|gz+b64|")
+        || key.contains("|zlib+b64|")
+        || key.contains("|b64|")
+        || key.startsWith("CLOUD_INIT|") && key.contains("|compressed|");
+  }
+
   // --- the archive ------------------------------------------------------------------------------
 
   private void write(Path target) throws IOException {
     Path parent = target.toAbsolutePath().getParent();
+    if (parent == null) {
+      parent = Path.of("").toAbsolutePath();
+    }
     Path partial = Files.createTempFile(parent, ".kvp-bundle", ".partial");
     try {
       try (OutputStream file = Files.newOutputStream(partial);

@@ -6,6 +6,7 @@ import dev.kvprov.kvp.PoolLockTimeoutException;
 import dev.kvprov.kvp.StaleClearResult;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -53,6 +54,20 @@ final class ClearCommand implements Callable<Integer> {
       builder.archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP);
     }
     PoolFile pool = builder.build();
+    if (archive != null) {
+      // asked for a copy: without a place for it, nothing is cleared (kvprov at boot clears
+      // all the same; a person who asked for the copy gets it, or keeps the pool)
+      try {
+        Files.createDirectories(archive);
+      } catch (IOException e) {
+        err.println("kvp clear: " + archive + ": " + PoolReading.why(e) + "; nothing cleared");
+        return 3;
+      }
+      if (!Files.isWritable(archive)) {
+        err.println("kvp clear: " + archive + ": not writable; nothing cleared");
+        return 3;
+      }
+    }
     StaleClearResult result;
     try {
       result = ifStale ? pool.clearIfStale(BootClock.system().bootTime()) : pool.clear();

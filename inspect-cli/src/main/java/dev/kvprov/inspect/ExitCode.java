@@ -92,8 +92,7 @@ enum ExitCode {
               OK,
               "cleared, or left as it is (fresh, or no pool)",
               IO,
-              "I/O error (a copy that could not be made: the pool is emptied all the same,"
-                  + " and this says so)"));
+              "I/O error (with --archive, no place for the copy: nothing cleared)"));
 
   private static Map.Entry<String, Map<ExitCode, String>> own(String command, Object... pairs) {
     Map<ExitCode, String> meanings = new EnumMap<>(ExitCode.class);

@@ -41,9 +41,13 @@ enum InputKind {
 
   /** Why a host-export reader refuses it; null for a host export (or something unclear). */
   String notAHostExport() {
-    return this == POOL
-        ? "looks like a binary pool file, not a host-side export: use --file"
-        : this == OTLP_JSON ? "looks like OTLP JSON, not a host-side export" : null;
+    return switch (this) {
+      case POOL -> "looks like a binary pool file, not a host-side export: use --file";
+      case OTLP_JSON -> "looks like OTLP JSON, not a host-side export";
+      case TEXT -> "is text with no Msvm_KvpExchangeDataItem in it: not a host-side export";
+      case BINARY -> "is neither a pool nor a host-side export";
+      default -> null;
+    };
   }
 
   /** The kind of an input whose first bytes (up to {@link #HEAD_BYTES}) are {@code head}. */
@@ -55,10 +59,9 @@ enum InputKind {
     if (text != null) {
       String start = text.stripLeading();
       String lower = start.toLowerCase(Locale.ROOT);
-      if (lower.startsWith("<instance")
-          || lower.startsWith("<?xml")
-          || (lower.startsWith("[") || lower.startsWith("\""))
-              && lower.contains("msvm_kvpexchangedataitem")) {
+      // an export is CIM-XML instances (damaged ones too), or a JSON array or string of them
+      boolean instances = lower.contains("<instance") || lower.contains("msvm_kvpexchangedataitem");
+      if (instances && (lower.startsWith("<") || lower.startsWith("[") || lower.startsWith("\""))) {
         return HOST_EXPORT;
       }
       if (start.startsWith("{") && text.contains("\"resourceSpans\"")) {

@@ -142,7 +142,14 @@ public final class KvpCommand implements Runnable {
             false);
     cli.setOut(out);
     cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
-    int status = cli.execute(args);
+    int status;
+    try {
+      status = cli.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // picocli passes Errors through: one line in words all the same, never a stack trace
+      System.err.println("kvp: stopped by a defect in kvp (" + Defects.describe(e) + ")");
+      status = ExitCode.IO.code;
+    }
     out.flush();
     System.exit(status);
   }

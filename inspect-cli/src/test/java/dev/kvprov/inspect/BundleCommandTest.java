@@ -39,7 +39,11 @@ class BundleCommandTest {
       pool.add(r.key(), r.value());
     }
     root = RescuedDisk.of(dir, Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL), pool.bytes());
-    Files.writeString(root.resolve("var/lib/kvprov/vm-1.provisioned"), "2026-11-22T04:47:49Z\n");
+    Path marker = root.resolve("var/lib/kvprov/vm-1.provisioned");
+    Files.writeString(marker, "2026-11-22T04:47:49Z\n");
+    Files.setLastModifiedTime(
+        marker,
+        java.nio.file.attribute.FileTime.from(java.time.Instant.parse("2026-11-22T04:47:49Z")));
     // what the state directory may also hold, and a bundle never carries
     Files.writeString(root.resolve("var/lib/kvprov/ovf-env.xml"), Fixtures.text(Fixtures.OVF_ENV));
     Path etc = Files.createDirectories(root.resolve("etc/kvprov"));
@@ -94,7 +98,8 @@ class BundleCommandTest {
     assertThat(files.get("kvp-bundle/config/etc/kvprov/kvprov.toml"))
         .contains("otlp_token = \"[redacted]\"", "endpoint = \"http://169.254.169.254\"");
     assertThat(files.get("kvp-bundle/state/markers.txt"))
-        .contains("vm-1.provisioned  written 2026-11-22T04:47:49Z", "ovf-env.xml");
+        .contains("vm-1.provisioned  written 2026-11-22T04:47:49Z", "ovf-env.xml")
+        .doesNotContain("<");
     assertThat(files.get("kvp-bundle/MANIFEST.txt")).contains("added kvp/tree.txt", "no journal");
     assertThat(String.join("\n", files.values())).doesNotContain(Fixtures.CANARY);
     assertThat(run.out()).contains("wrote " + bundle + " (11 files)");
@@ -118,5 +123,59 @@ class BundleCommandTest {
     assertThat(files.get("kvp-bundle/kvp/tree.txt")).contains("provision.user /home/" + hashed);
     assertThat(List.of(files.get("kvp-bundle/pools/.kvp_pool_1")))
         .allMatch(p -> p.contains(hashed));
+  }
+
+  @Test
+  void linksOutOfTheDisk_specialFiles_andSecretsInAnyShape_stayOutOfTheBundle() throws Exception {
+    Path host = Files.writeString(dir.resolve("host-secret.txt"), "HOST-" + Fixtures.CANARY);
+    Path etc = root.resolve("etc/kvprov");
+    Files.createSymbolicLink(etc.resolve("evil.toml"), host);
+    Files.createSymbolicLink(root.resolve("var/lib/kvprov/x.ready"), host);
+    Process fifo =
+        new ProcessBuilder("mkfifo", root.resolve("var/lib/kvprov/y.ready").toString()).start();
+    assertThat(fifo.waitFor()).isZero();
+    Files.writeString(
+        Files.createDirectories(etc.resolve("kvprov.toml.d")).resolve("more.toml"),
+        "api_token = \"\"\"\nline-one-"
+            + Fixtures.CANARY
+            + "\n\"\"\"\n"
+            + "otlp_headers = { Authorization = \"Bearer "
+            + Fixtures.CANARY
+            + "\" }\n"
+            + "endpoint = \"https://user:"
+            + Fixtures.CANARY
+            + "@collector/v1?sig="
+            + Fixtures.CANARY
+            + "\"\n",
+        java.nio.file.StandardOpenOption.CREATE);
+    Path bundle = dir.resolve("out");
+    Files.createDirectories(bundle);
+
+    CliRun run = CliRun.of("bundle", "--root", root.toString(), "-o", bundle.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Path written;
+    try (var files = Files.list(bundle)) {
+      written = files.findFirst().orElseThrow();
+    }
+    assertThat(written.getFileName().toString()).startsWith("kvp-bundle-").endsWith(".tar.gz");
+    Map<String, String> files = unpack(written);
+    assertThat(String.join("\n", files.values())).doesNotContain(Fixtures.CANARY, "HOST-");
+    assertThat(files.get("kvp-bundle/MANIFEST.txt")).contains("evil.toml: a link: not followed");
+    assertThat(files.get("kvp-bundle/state/markers.txt")).contains("x.ready", "y.ready");
+  }
+
+  @Test
+  void aFileThatIsNotAPool_isNotTaken() throws Exception {
+    Path media = Files.writeString(dir.resolve("ovf-env.xml"), Fixtures.text(Fixtures.OVF_ENV));
+    Path bundle = dir.resolve("media.tar.gz");
+
+    CliRun run = CliRun.of("bundle", "--file", media.toString(), "-o", bundle.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Map<String, String> files = unpack(bundle);
+    assertThat(files.keySet()).noneMatch(n -> n.startsWith("kvp-bundle/pools/"));
+    assertThat(String.join("\n", files.values())).doesNotContain(Fixtures.CANARY);
+    assertThat(files.get("kvp-bundle/MANIFEST.txt")).contains("not taken: " + media);
   }
 }

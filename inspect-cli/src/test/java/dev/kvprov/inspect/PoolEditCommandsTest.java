@@ -116,4 +116,23 @@ class PoolEditCommandsTest {
     CliRun whenever = CliRun.of("clear", "--file", pool.toString());
     assertThat(whenever.out()).isEqualTo("cleared 12 record(s) from " + pool + "\n");
   }
+
+  @Test
+  void clear_withNoPlaceForTheCopyAskedFor_clearsNothing() throws Exception {
+    Path pool = dir.resolve(".kvp_pool_1");
+    Files.write(pool, Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
+    Path notADirectory = Files.writeString(dir.resolve("file"), "x");
+
+    CliRun run =
+        CliRun.of(
+            "clear",
+            "--archive",
+            notADirectory.resolve("archive").toString(),
+            "--file",
+            pool.toString());
+
+    assertThat(run.exit()).isEqualTo(3);
+    assertThat(run.err()).endsWith("; nothing cleared\n");
+    assertThat(Files.size(pool)).isEqualTo(12 * 2560);
+  }
 }

@@ -106,6 +106,11 @@ class WrongInputTest {
   @Test
   void aLogFile_isText() throws Exception {
     refused("syslog", "Nov 22 04:47:46 vm kvprov[1]: hello\n".getBytes(UTF_8), "--file", "text");
+    refused(
+        "syslog2",
+        "Nov 22 04:47:46 vm kvprov[1]: hello\n".getBytes(UTF_8),
+        "--host-xml",
+        "not a host-side export");
   }
 
   @Test
