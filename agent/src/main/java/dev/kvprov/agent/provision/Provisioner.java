@@ -421,6 +421,29 @@ public final class Provisioner {
   }
 
   /**
+   * On the running system at first boot, {@code /run/sshd} does not exist yet: ssh.service makes it
+   * (its RuntimeDirectory) and starts after kvprov. sshd checks nothing without it, so kvprov makes
+   * it as the service would, root's, mode 0755: the check then really runs.
+   */
+  private void privilegeSeparationDirectory(Span span) {
+    Path directory = Path.of("/run/sshd");
+    if (!root.isLive() || Files.exists(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try {
+      Files.createDirectory(
+          directory,
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+      Files.setPosixFilePermissions(
+          directory, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      span.addEvent("made /run/sshd, sshd's runtime directory, for sshd -t");
+    } catch (IOException e) {
+      span.addEvent("could not make /run/sshd: " + IoErrors.reason(e));
+    }
+  }
+
+  /**
    * {@code sshd -t} on what was written. An image or demo root has no host keys, so one is made for
    * the check and thrown away. Where sshd cannot run a check at all (no privilege separation
    * directory, as on a build machine), that is recorded, not failed.
@@ -428,6 +451,7 @@ public final class Provisioner {
   private void validateSshd(Path written, Span span)
       throws ProvisioningException, IOException, InterruptedException {
     List<String> check = new ArrayList<>(List.of("sshd", "-t", "-f", written.toString()));
+    privilegeSeparationDirectory(span);
     Path keyDir = null;
     if (!root.isLive()) {
       if (onPath("ssh-keygen")) {

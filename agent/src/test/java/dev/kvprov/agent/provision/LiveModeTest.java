@@ -40,7 +40,9 @@ class LiveModeTest {
     Path ovf = Fixtures.path(Fixtures.OVF_ENV);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String script =
-        "mount --bind \"$1/etc\" /etc && mount --bind \"$1/home\" /home && exec \"$2\" -cp \"$3\" "
+        // a fresh /run, as at first boot: no /run/sshd until ssh.service starts, after kvprov
+        "mount --bind \"$1/etc\" /etc && mount --bind \"$1/home\" /home"
+            + " && mount -t tmpfs tmpfs /run && exec \"$2\" -cp \"$3\" "
             + LiveProvisionMain.class.getName()
             + " \"$4\"";
 
@@ -71,6 +73,18 @@ class LiveModeTest {
         .contains("command: hostname live-test", "command: chpasswd -e")
         .anyMatch(c -> c.startsWith("command: useradd -m -d /home/liveuser"))
         .anyMatch(c -> c.startsWith("command: sshd -t -f /etc/ssh/sshd_config.d/.kvprov-candidate"))
+        .anyMatch(c -> c.startsWith("command: sshd -T -C user=liveuser,host=live-test"));
+    List<String> lines = output.lines().toList();
+    int check =
+        lines.indexOf(
+            lines.stream()
+                .filter(l -> l.startsWith("command: sshd -t -f "))
+                .findFirst()
+                .orElseThrow());
+    assertThat(lines.get(check + 1))
+        .as("sshd -t really checked, /run/sshd made as ssh.service would")
+        .isEqualTo("exit: 0");
+    assertThat(commands)
         .anyMatch(c -> c.startsWith("command: sshd -T -C user=liveuser,host=live-test"))
         .noneMatch(c -> c.contains("$6$"));
     assertThat(Files.readString(scratch.resolve("etc/shadow"))).containsPattern("liveuser:\\$6\\$");
