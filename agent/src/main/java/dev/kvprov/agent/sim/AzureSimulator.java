@@ -230,6 +230,10 @@ public final class AzureSimulator implements AutoCloseable {
       send(exchange, 503, "text/plain", "Service Unavailable");
       return;
     }
+    if (scenario == Scenario.WIRESERVER_FORBIDS) {
+      send(exchange, 403, "text/plain", "Forbidden");
+      return;
+    }
     if (scenario == Scenario.WIRESERVER_STALLS && n <= failures) {
       stall(exchange, 200, "accepted, but never finished saying so");
       return;

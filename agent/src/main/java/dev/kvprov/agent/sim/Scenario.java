@@ -29,7 +29,9 @@ public enum Scenario {
   /** IMDS sends its answer a byte every 100 ms, N times (default 1), then answers at once. */
   IMDS_TRICKLES("IMDS sends its answer a byte at a time"),
   /** The health endpoints send their headers, then nothing, N times (default 1). */
-  WIRESERVER_STALLS("the wireserver sends its headers, then stalls");
+  WIRESERVER_STALLS("the wireserver sends its headers, then stalls"),
+  /** The health endpoints always answer 403, as a machine that is not on Azure gets. */
+  WIRESERVER_FORBIDS("the wireserver refuses every report (403), as off Azure");
 
   private final String description;
 

@@ -38,6 +38,9 @@ public final class WireserverClient {
   private static final String XML_VERSION = "2012-11-30";
   private static final int MAX_BODY_BYTES = 1 << 20;
 
+  /** The 4xx answers worth trying again (as for IMDS): anything else in 4xx is final. */
+  private static final java.util.Set<Integer> RETRYABLE = java.util.Set.of(404, 408, 410, 429);
+
   private final AgentConfig.Wireserver settings;
   private final String agent;
   private final Tracer tracer;
@@ -261,6 +264,18 @@ public final class WireserverClient {
           return status;
         }
         last = what + ": HTTP " + status;
+        if (status >= 400 && status < 500 && !RETRYABLE.contains(status)) {
+          // a refusal (403 off Azure, 400 for a request it will never take): retrying for the
+          // whole budget would only keep the boot waiting
+          String failure = last + ", which retrying will not change";
+          span.setStatus(StatusCode.ERROR, failure);
+          span.end();
+          throw new WireserverException(
+              "the wireserver refused the health report after "
+                  + attempt
+                  + " attempt(s): "
+                  + failure);
+        }
         retryAfter = Backoff.retryAfter(answer.headers());
       } catch (IOException e) {
         last = what + ": " + BoundedExchange.describe(e);

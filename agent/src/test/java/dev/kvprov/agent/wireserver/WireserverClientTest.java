@@ -127,6 +127,23 @@ class WireserverClientTest {
   }
 
   @Test
+  void aRefusal_isFinal_notRetriedForTheWholeBudget() {
+    WireserverClient client =
+        client(
+            AzureSimulator.builder().scenario(Scenario.WIRESERVER_FORBIDS),
+            "json",
+            Duration.ofMinutes(20));
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> client.report(Health.failed("x")))
+        .isInstanceOf(WireserverException.class)
+        .hasMessage(
+            "the wireserver refused the health report after 1 attempt(s): json health: HTTP 403,"
+                + " which retrying will not change");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMinutes(1));
+  }
+
+  @Test
   void aHealthEndpointThatStallsAfterTheHeaders_isGivenUpOnAtTheDeadline() {
     WireserverClient client =
         client(
