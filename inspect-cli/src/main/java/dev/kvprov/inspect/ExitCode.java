@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +126,6 @@ enum ExitCode {
             (code, words) ->
                 text.append(' ').append(code.code).append(' ').append(words).append(';'));
     text.setCharAt(text.length() - 1, '.');
-    List<String> lines = new ArrayList<>(Text.wrap(text.toString(), 78, 78));
-    return lines;
+    return Text.wrap(text.toString(), 78, 78);
   }
 }

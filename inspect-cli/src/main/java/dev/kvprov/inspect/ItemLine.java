@@ -44,7 +44,7 @@ final class ItemLine {
    * The day an item happened, UTC, for a {@code -- 2026-11-22} line when it changes; null when the
    * item has no time.
    */
-  static String day(Item item, JsonNode event) {
+  static String day(JsonNode event) {
     Instant time = Events.time(event);
     return time == null ? null : DAY.format(time);
   }

@@ -133,7 +133,7 @@ final class ListCommand implements Callable<Integer> {
           if (json) {
             lines.write(asNode(item, event, part[0]));
           } else {
-            String day = ItemLine.day(item, event);
+            String day = ItemLine.day(event);
             if (day != null && !day.equals(shownDay[0])) {
               out.println(style.dim("-- " + day + " (times UTC)"));
               shownDay[0] = day;

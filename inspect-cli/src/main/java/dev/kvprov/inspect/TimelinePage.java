@@ -64,11 +64,6 @@ final class TimelinePage {
    */
   record Section(String heading, String verdict, Timeline timeline) {}
 
-  /** The page for one boot's {@code timeline}, read from {@code pool} (e.g. its path). */
-  static String render(Timeline timeline, String pool) {
-    return render(List.of(new Section(null, null, timeline)), pool);
-  }
-
   /**
    * The page for every boot read from {@code pool}: the latest boot's verdict first, a link to each
    * boot, then each boot on its own axis (zoomed to it), oldest first.
