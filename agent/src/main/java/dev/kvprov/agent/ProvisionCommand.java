@@ -5,14 +5,23 @@ import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
+import dev.kvprov.agent.provision.PlatformReport;
 import dev.kvprov.agent.provision.ProvisioningRun;
+import dev.kvprov.agent.provision.steps.Step;
+import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code kvprov provision}: what the first-boot service runs. */
 @Command(
@@ -23,17 +32,27 @@ import picocli.CommandLine.Command;
       "",
       "Reads IMDS and the provisioning media, sets the host name, admin user,",
       "password, sudoers, sshd and SSH keys, reports Ready (or the failure) to the",
-      "platform, and leaves the whole run as a trace in KVP."
+      "platform, and leaves the whole run as a trace in KVP.",
+      "",
+      "On the running system it must run as root on an Azure VM (the chassis asset",
+      "tag kvprov.service checks): --force runs it anyway, --root acts on an image.",
+      "A configuration error is reported to the platform as a failure too, with the",
+      "endpoints that could be read (else the built-in ones)."
     },
     footer = {
       "",
-      "Exit status: 0 provisioned (or nothing to do); 2 configuration error;",
-      "10 IMDS; 11 media; 12 host name; 13 user; 14 password; 15 sudoers; 16 sshd;",
-      "17 SSH keys; 20 Ready not reported; 30 an internal error (reported like the",
-      "others). A marker that cannot be written is a warning: the VM is reported Ready.",
+      "Steps: hostname, user, password, sudoers, sshd, ssh-keys.",
+      "",
+      "Exit status: 0 provisioned (or nothing to do); 2 configuration error, or",
+      "refused (not root, not Azure); 10 IMDS; 11 media; 12 host name; 13 user;",
+      "14 password; 15 sudoers; 16 sshd; 17 SSH keys; 20 Ready not reported; 30 an",
+      "internal error (reported like the others). A marker that cannot be written",
+      "is a warning: the VM is reported Ready.",
       "",
       "Examples:",
       "  kvprov provision",
+      "  kvprov provision --skip user,password,sudoers   (Ignition made the user)",
+      "  kvprov provision --only ssh-keys",
       "  kvprov provision --root /mnt/image --config sim.toml --media-dir ./media"
     })
 final class ProvisionCommand implements Callable<Integer> {
@@ -43,24 +62,77 @@ final class ProvisionCommand implements Callable<Integer> {
 
   @CommandLine.Mixin MediaOptions mediaOptions;
 
+  @Option(
+      names = "--only",
+      paramLabel = "STEP[,STEP…]",
+      description = "Run only these steps (IMDS, the media and the report still happen).")
+  String only;
+
+  @Option(names = "--skip", paramLabel = "STEP[,STEP…]", description = "Run every step but these.")
+  String skip;
+
+  @Option(
+      names = "--force",
+      description = "Provision the running system even off Azure or without root.")
+  boolean force;
+
   @Override
   public Integer call() throws InterruptedException {
+    Set<Step> steps;
+    try {
+      steps = selected(only, skip);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    boolean image = spec.commandLine().getParseResult().hasMatchedOption("--root");
+    if (!force && !image) {
+      Optional<String> refusal = AzureHost.refusal(Path.of("/sys"), Path.of("/proc"));
+      if (refusal.isPresent()) {
+        System.err.println("kvprov provision: " + refusal.get());
+        return ProvisioningRun.Exit.CONFIG.code;
+      }
+    }
     // The stderr mirror writes to the process's stderr: the journal under systemd.
-    return run(options, mediaOptions.mediaDir, System.err);
+    return run(options, mediaOptions.mediaDir, steps, System.err);
+  }
+
+  /** The steps {@code --only} and {@code --skip} leave; both at once is a usage error. */
+  static Set<Step> selected(String only, String skip) {
+    if (only != null && skip != null) {
+      throw new IllegalArgumentException("--only and --skip cannot be used together");
+    }
+    if (only != null) {
+      Set<Step> steps = Step.parse(only);
+      if (steps.isEmpty()) {
+        throw new IllegalArgumentException("--only names no step; the steps are " + Step.names());
+      }
+      return steps;
+    }
+    Set<Step> steps = EnumSet.allOf(Step.class);
+    if (skip != null) {
+      steps.removeAll(Step.parse(skip));
+    }
+    return steps;
   }
 
   static int run(ConfigOptions options, Path mediaDir, PrintStream err)
       throws InterruptedException {
+    return run(options, mediaDir, EnumSet.allOf(Step.class), err);
+  }
+
+  static int run(ConfigOptions options, Path mediaDir, Set<Step> steps, PrintStream err)
+      throws InterruptedException {
+    SystemRoot root = new SystemRoot(options.root);
+    VmId vmId = VmId.read(options.root);
     AgentConfig config;
     try {
       config = options.load();
     } catch (ConfigException e) {
       err.println("kvprov provision: " + e.getMessage());
+      reportConfigurationError(e, root, vmId, err);
       return ProvisioningRun.Exit.CONFIG.code;
     }
     config.warnings().forEach(w -> err.println("kvprov provision: warning: " + w));
-    SystemRoot root = new SystemRoot(options.root);
-    VmId vmId = VmId.read(options.root);
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
       MediaOptions mediaOptions = new MediaOptions();
@@ -69,8 +141,33 @@ final class ProvisionCommand implements Callable<Integer> {
           mediaOptions.media(config, options.root, runner, telemetry.tracer());
       return new ProvisioningRun(
               config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
+          .steps(steps)
           .run()
           .code;
+    }
+  }
+
+  /**
+   * A VM that cannot read its configuration knows it failed: the platform hears so now, instead of
+   * waiting out its whole window. With what of the configuration could be read (else the built-in
+   * endpoints), unless this VM was provisioned and reported Ready before: a later boot's broken
+   * drop-in is not a failed provisioning.
+   */
+  private static void reportConfigurationError(
+      ConfigException e, SystemRoot root, VmId vmId, PrintStream err) throws InterruptedException {
+    AgentConfig config = AgentConfig.defaults();
+    if (new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
+        == ProvisioningState.Next.NOTHING) {
+      err.println("kvprov provision: this VM was provisioned already; nothing is reported");
+      return;
+    }
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
+      Map<String, String> supporting = new LinkedHashMap<>();
+      supporting.put("step", "config");
+      supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
+      supporting.put("detail", e.getMessage());
+      new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION)
+          .failed("Configuration error: " + e.getMessage(), supporting, false);
     }
   }
 }

@@ -108,6 +108,19 @@ public final class AgentConfig {
     return string(ConfigKey.SSH_AUTHORIZED_KEYS_PATH);
   }
 
+  /**
+   * A directory of key fragments relative to the home ({@code .ssh/authorized_keys.d} on immutable
+   * images), whose file {@code kvprov} gets the keys; empty for the one authorized_keys file.
+   */
+  public String authorizedKeysDirectory() {
+    return string(ConfigKey.SSH_AUTHORIZED_KEYS_DIR);
+  }
+
+  /** The file name of kvprov's drop-in in {@code /etc/ssh/sshd_config.d}. */
+  public String sshdDropIn() {
+    return string(ConfigKey.SSH_SSHD_DROP_IN);
+  }
+
   public boolean querySshdConfig() {
     return bool(ConfigKey.SSH_QUERY_SSHD_CONFIG);
   }

@@ -12,6 +12,8 @@ import java.util.Locale;
 enum ConfigKey {
   SSH_AUTHORIZED_KEYS_PATH("ssh.authorized_keys_path", Type.STRING, ".ssh/authorized_keys"),
   SSH_QUERY_SSHD_CONFIG("ssh.query_sshd_config", Type.BOOLEAN, true),
+  SSH_AUTHORIZED_KEYS_DIR("ssh.authorized_keys_dir", Type.STRING, ""),
+  SSH_SSHD_DROP_IN("ssh.sshd_drop_in", Type.DROP_IN, "00-kvprov.conf"),
   HOSTNAME_BACKENDS(
       "hostname_provisioners.backends",
       Type.choices("hostnamectl", "hostname-file"),
@@ -89,6 +91,8 @@ enum ConfigKey {
         new Type("a number of seconds (finite, not negative)", List.of(), false);
     static final Type INTEGER = new Type("a whole number from 10 to 100000", List.of(), false);
     static final Type STRING_LIST = new Type("a list of strings", List.of(), true);
+    static final Type DROP_IN =
+        new Type("a file name ending in .conf, without a directory", List.of(), false);
 
     static Type choice(String... allowed) {
       return new Type("one of " + String.join(", ", allowed), List.of(allowed), false);
@@ -139,6 +143,9 @@ enum ConfigKey {
         throw new IllegalArgumentException();
       }
       if (this == URL && !text.matches("https?://[^\\s/]+(/\\S*)?")) {
+        throw new IllegalArgumentException();
+      }
+      if (this == DROP_IN && !text.matches("[A-Za-z0-9][A-Za-z0-9._-]*\\.conf")) {
         throw new IllegalArgumentException();
       }
       return allowed.isEmpty() ? text : text.toLowerCase(Locale.ROOT);

@@ -1,6 +1,8 @@
 package dev.kvprov.agent.os;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -22,5 +24,20 @@ public interface CommandRunner {
   default CommandResult run(List<String> argv, Duration timeout)
       throws IOException, InterruptedException {
     return run(argv, new byte[0], timeout);
+  }
+
+  /**
+   * Whether {@code command} can be run: found on {@code PATH}, or in the sbin directories a
+   * service's {@code PATH} may lack.
+   */
+  default boolean isInstalled(String command) {
+    for (String dir :
+        System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return Files.isExecutable(Path.of("/usr/sbin", command))
+        || Files.isExecutable(Path.of("/sbin", command));
   }
 }

@@ -33,6 +33,11 @@ public record SystemRoot(Path path) {
     return path.getParent() == null;
   }
 
+  /** Whether this is the running system and systemd manages it (its services can be asked). */
+  public boolean runsSystemd() {
+    return isLive() && Files.isDirectory(path.resolve("run/systemd/system"));
+  }
+
   /**
    * An absolute path of the target system, as seen from here: resolved the way the target itself
    * would see it, inside the root. A symbolic link in the image to an absolute path points into the

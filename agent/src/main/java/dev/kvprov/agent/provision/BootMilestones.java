@@ -38,7 +38,7 @@ final class BootMilestones {
    */
   static List<Milestone> ofSystemd(SystemRoot root, CommandRunner runner)
       throws InterruptedException {
-    if (!root.isLive() || !Files.isDirectory(root.path().resolve("run/systemd/system"))) {
+    if (!root.runsSystemd()) {
       return List.of();
     }
     try {

@@ -12,6 +12,9 @@ import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.agent.provision.steps.ProvisioningException;
+import dev.kvprov.agent.provision.steps.SshKey;
+import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
@@ -20,19 +23,20 @@ import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
-import dev.kvprov.otel.ProvisioningReport;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One first-boot run, in azure-facts order: markers first; IMDS; the provisioning media; the OS
@@ -48,12 +52,12 @@ public final class ProvisioningRun {
     CONFIG(2),
     IMDS(10),
     MEDIA(11),
-    HOSTNAME(12),
-    USER(13),
-    PASSWORD(14),
-    SUDOERS(15),
-    SSHD(16),
-    SSH_KEYS(17),
+    HOSTNAME(Step.HOSTNAME),
+    USER(Step.USER),
+    PASSWORD(Step.PASSWORD),
+    SUDOERS(Step.SUDOERS),
+    SSHD(Step.SSHD),
+    SSH_KEYS(Step.SSH_KEYS),
     REPORT(20),
     /** A defect in kvprov itself; still reported like any failure. */
     INTERNAL(30);
@@ -64,15 +68,18 @@ public final class ProvisioningRun {
       this.code = code;
     }
 
-    static Exit forStep(String step) {
-      return switch (step) {
-        case "hostname" -> HOSTNAME;
-        case "user" -> USER;
-        case "password" -> PASSWORD;
-        case "sudoers" -> SUDOERS;
-        case "sshd" -> SSHD;
-        default -> SSH_KEYS;
-      };
+    Exit(Step step) {
+      this(step.exitCode());
+    }
+
+    /** How {@code kvprov provision} ends when {@code step} fails. */
+    static Exit of(Step step) {
+      for (Exit exit : values()) {
+        if (exit.code == step.exitCode()) {
+          return exit;
+        }
+      }
+      throw new IllegalStateException("no exit code for the step " + step.id());
     }
   }
 
@@ -82,7 +89,8 @@ public final class ProvisioningRun {
   private final ProvisioningMedia media;
   private final CommandRunner runner;
   private final KvpTelemetry telemetry;
-  private final String agent;
+  private final String agentVersion;
+  private Set<Step> steps = EnumSet.allOf(Step.class);
 
   public ProvisioningRun(
       AgentConfig config,
@@ -98,7 +106,14 @@ public final class ProvisioningRun {
     this.media = requireNonNull(media, "media");
     this.runner = requireNonNull(runner, "runner");
     this.telemetry = requireNonNull(telemetry, "telemetry");
-    this.agent = "kvprov/" + agentVersion;
+    this.agentVersion = agentVersion;
+  }
+
+  /** Runs only these OS steps ({@code --only}, {@code --skip}); all of them by default. */
+  public ProvisioningRun steps(Set<Step> selected) {
+    this.steps = EnumSet.noneOf(Step.class);
+    this.steps.addAll(selected);
+    return this;
   }
 
   /** Runs, reports, and says how it ended. */
@@ -133,28 +148,27 @@ public final class ProvisioningRun {
         new ProvisioningState(root.resolve(config.stateDirectory().toString()));
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
-    WireserverClient wireserver =
-        new WireserverClient(
-            config.wireserver(), "kvprov v" + agent.substring(7), telemetry.tracer());
+    if (steps.size() < Step.values().length) {
+      span.setAttribute(
+          AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
+    }
+    PlatformReport platform =
+        new PlatformReport(config.wireserver(), telemetry, vmId, agentVersion);
     if (next == ProvisioningState.Next.PROVISION) {
       try {
-        provision(wireserver);
+        provision(platform.wireserver());
       } catch (ImdsException e) {
         return fail(
-            wireserver, "imds", "Failed to fetch instance metadata", e.getMessage(), Exit.IMDS);
+            platform, "imds", "Failed to fetch instance metadata", e.getMessage(), Exit.IMDS);
       } catch (OvfException e) {
         return fail(
-            wireserver, "media", "Failed to read provisioning media", e.getMessage(), Exit.MEDIA);
+            platform, "media", "Failed to read provisioning media", e.getMessage(), Exit.MEDIA);
       } catch (ProvisioningException e) {
-        return fail(wireserver, e.step(), e.reason(), e.detail(), Exit.forStep(e.step()));
+        return fail(platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()));
       } catch (RuntimeException e) {
         // A bug must not leave the platform waiting for a report until it gives up on the VM.
         return fail(
-            wireserver,
-            "internal",
-            "Provisioning failed unexpectedly",
-            e.toString(),
-            Exit.INTERNAL);
+            platform, "internal", "Provisioning failed unexpectedly", e.toString(), Exit.INTERNAL);
       }
       try {
         state.markProvisioned(vmId);
@@ -167,17 +181,10 @@ public final class ProvisioningRun {
                 + "): the next boot will set it up again");
       }
     }
-    try {
-      wireserver.report(Health.ready());
-      span.addEvent(BootMilestones.EVENT_PREFIX + "ready");
-    } catch (WireserverException e) {
-      Map<String, String> supporting = new LinkedHashMap<>();
-      supporting.put("step", "report_ready");
-      supporting.put("exit_code", String.valueOf(Exit.REPORT.code));
-      supporting.put("detail", String.valueOf(e.getMessage()));
-      telemetry.report(failure("Failed to report ready", supporting));
+    if (!platform.ready()) {
       return Exit.REPORT;
     }
+    span.addEvent(BootMilestones.EVENT_PREFIX + "ready");
     try {
       state.markReportedReady(vmId);
     } catch (IOException e) {
@@ -186,7 +193,6 @@ public final class ProvisioningRun {
               + IoErrors.reason(e)
               + "): the next boot will report it again");
     }
-    telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
     return Exit.OK;
   }
 
@@ -263,8 +269,10 @@ public final class ProvisioningRun {
           .groups(config.userGroups())
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())
+          .authorizedKeysDirectory(config.authorizedKeysDirectory())
+          .sshdDropIn(config.sshdDropIn())
           .build()
-          .provision();
+          .provision(steps);
     } finally {
       if (env != null) {
         env.clearSecrets();
@@ -286,29 +294,14 @@ public final class ProvisioningRun {
     }
   }
 
-  private Exit fail(
-      WireserverClient wireserver, String step, String reason, String detail, Exit exit)
+  private static Exit fail(
+      PlatformReport platform, String step, String reason, String detail, Exit exit)
       throws InterruptedException {
     Map<String, String> supporting = new LinkedHashMap<>();
     supporting.put("step", step);
     supporting.put("exit_code", String.valueOf(exit.code));
     supporting.put("detail", detail);
-    ProvisioningReport report = failure(reason, supporting);
-    telemetry.report(report);
-    try {
-      wireserver.report(Health.failed(report.redacted(telemetry.redactor()::redact).encode()));
-    } catch (WireserverException e) {
-      telemetry
-          .logger()
-          .logRecordBuilder()
-          .setSeverity(Severity.ERROR)
-          .setBody("the failure could not be reported to the wireserver: " + e.getMessage())
-          .emit();
-    }
+    platform.failed(reason, supporting, false);
     return exit;
-  }
-
-  private ProvisioningReport failure(String reason, Map<String, String> supporting) {
-    return ProvisioningReport.failure(reason, agent, vmId.value(), Instant.now(), supporting);
   }
 }

@@ -5,6 +5,7 @@ import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfParser;
+import dev.kvprov.agent.provision.steps.SshKey;
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Files;
 import java.nio.file.Path;

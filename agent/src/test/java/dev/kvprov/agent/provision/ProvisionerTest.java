@@ -11,6 +11,9 @@ import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfParser;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.agent.provision.steps.ProvisioningException;
+import dev.kvprov.agent.provision.steps.SshKey;
+import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.fixtures.Fixtures;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
@@ -126,6 +129,86 @@ class ProvisionerTest {
     assertThat(snapshot(root)).isEqualTo(before);
   }
 
+  @Test
+  void onlyTheSshKeysStep_changesNothingButTheKeys() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    provisioner(root).sshKeys(List.of()).build().provision();
+    Map<Path, String> before = snapshot(root);
+    commands.clear();
+
+    provisioner(root).build().provision(java.util.EnumSet.of(Step.SSH_KEYS));
+
+    Map<Path, String> after = snapshot(root);
+    Path keys = Path.of("home/azureuser/.ssh/authorized_keys");
+    assertThat(after.keySet()).containsAll(before.keySet());
+    assertThat(after.keySet().stream().filter(p -> !before.containsKey(p))).containsExactly(keys);
+    after.remove(keys);
+    assertThat(after).isEqualTo(before);
+    assertThat(commands).isEmpty();
+  }
+
+  @Test
+  void anImmutableImage_getsItsKeysAsAFragment_andItsOwnDropInName() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+
+    provisioner(root)
+        .authorizedKeysDirectory(".ssh/authorized_keys.d")
+        .sshdDropIn("80-kvprov.conf")
+        .build()
+        .provision();
+
+    Path fragment = root.resolve("home/azureuser/.ssh/authorized_keys.d/kvprov");
+    // The key the platform placed explicitly stays where it asked; the other is the fragment.
+    assertThat(Files.readAllLines(fragment)).containsExactly(KEY2);
+    assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
+        .containsExactly(KEY);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fragment.getParent())))
+        .isEqualTo("rwx------");
+    assertThat(root.resolve("etc/ssh/sshd_config.d/80-kvprov.conf"))
+        .hasContent("PasswordAuthentication no");
+    assertThat(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")).doesNotExist();
+  }
+
+  @Test
+  void nothingIsWrittenUnderUsr_evenForAUserWhoseHomeIsThere() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    for (String[] entry :
+        new String[][] {
+          {"etc/passwd", "svcadmin:x:1500:1500::/usr/lib/svcadmin:/bin/sh"},
+          {"etc/shadow", "svcadmin:!:20000:0:99999:7:::"},
+          {"etc/group", "svcadmin:x:1500:"},
+          {"etc/gshadow", "svcadmin:!::"}
+        }) {
+      Files.writeString(
+          root.resolve(entry[0]), entry[1] + "\n", java.nio.file.StandardOpenOption.APPEND);
+    }
+    Map<Path, String> before = snapshot(root);
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .user("svcadmin")
+                    .sshKeys(List.of(new SshKey(KEY, Optional.empty())))
+                    .build()
+                    .provision(java.util.EnumSet.of(Step.USER, Step.SSH_KEYS)))
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessage("refusing to write /usr/lib/svcadmin: nothing is written under /usr")
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo(Step.USER));
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .user("svcadmin")
+                    .sshKeys(List.of(new SshKey(KEY, Optional.empty())))
+                    .build()
+                    .provision(java.util.EnumSet.of(Step.SSH_KEYS)))
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageContaining("nothing is written under /usr");
+    assertThat(root.resolve("usr/lib/svcadmin")).doesNotExist();
+    Map<Path, String> after = snapshot(root);
+    after.remove(Path.of("etc/.pwd.lock")); // the account files' lock, taken to check them
+    assertThat(after).isEqualTo(before);
+  }
+
   private static Map<Path, String> snapshot(Path root) throws IOException {
     Map<Path, String> files = new HashMap<>();
     try (Stream<Path> walk = Files.walk(root)) {
@@ -199,7 +282,7 @@ class ProvisionerTest {
     assertThatThrownBy(() -> provisioner(root).hostname("my host").build().provision())
         .isInstanceOf(ProvisioningException.class)
         .hasMessageContaining("host name 'my host' is not a valid host name")
-        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("hostname"));
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo(Step.HOSTNAME));
 
     Map<Path, String> after = snapshot(root);
     after.keySet().removeIf(p -> p.toString().equals("etc/hostname")); // the valid host of the loop
@@ -227,13 +310,6 @@ class ProvisionerTest {
   }
 
   @Test
-  void authorizedKeysFileTokens_areExpanded() {
-    Provisioner p = provisioner(dir).build();
-    assertThat(p.expand("%h/.ssh/keys_%u_100%%", "/home/azureuser"))
-        .isEqualTo("/home/azureuser/.ssh/keys_azureuser_100%");
-  }
-
-  @Test
   void aFailingCommand_namesTheStepTheCommandItsExitAndStderr() throws Exception {
     Path root = DemoRoot.create(dir.resolve("root"), true);
     Files.delete(root.resolve("home"));
@@ -242,7 +318,7 @@ class ProvisionerTest {
     assertThatThrownBy(() -> provisioner(root).build().provision())
         .isInstanceOf(ProvisioningException.class)
         .hasMessageStartingWith("useradd failed: exit 12: useradd: cannot create directory")
-        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("user"));
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo(Step.USER));
   }
 
   @Test
@@ -327,22 +403,6 @@ class ProvisionerTest {
   }
 
   @Test
-  void theSshdEdit_leavesMatchBlocksAlone_andKnowsTheEqualsForm() {
-    String config =
-        "PasswordAuthentication=yes\nUsePAM yes\nMatch Address 10.0.0.0/8\n  PasswordAuthentication yes\n";
-
-    String edited = Provisioner.withDirective(config, "PasswordAuthentication no");
-
-    assertThat(edited)
-        .isEqualTo(
-            "PasswordAuthentication no\nUsePAM yes\nMatch Address 10.0.0.0/8\n  PasswordAuthentication yes\n");
-    assertThat(
-            Provisioner.withDirective(
-                "Match User x\n  X11Forwarding no\n", "PasswordAuthentication no"))
-        .isEqualTo("PasswordAuthentication no\nMatch User x\n  X11Forwarding no\n");
-  }
-
-  @Test
   void aBrokenSshdConfig_isNeverWritten_andNeverPassesOnALaterRun() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         Files.isDirectory(Path.of("/run/sshd")) && Files.isExecutable(Path.of("/usr/sbin/sshd")),
@@ -355,7 +415,7 @@ class ProvisionerTest {
     for (int run = 0; run < 2; run++) {
       assertThatThrownBy(() -> provisioner(root).build().provision())
           .isInstanceOf(ProvisioningException.class)
-          .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo("sshd"));
+          .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo(Step.SSHD));
       assertThat(Files.readString(config)).isEqualTo(broken);
     }
   }

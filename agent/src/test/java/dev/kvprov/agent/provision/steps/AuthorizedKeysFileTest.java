@@ -1,4 +1,4 @@
-package dev.kvprov.agent.provision;
+package dev.kvprov.agent.provision.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +43,7 @@ class AuthorizedKeysFileTest {
                 Duration.ZERO);
 
     assertThat(AuthorizedKeysFile.query(failing, "u", "h")).isEmpty();
-    assertThat(AuthorizedKeysFile.query(moved, "u", "h")).contains("/etc/ssh/keys/%u");
+    assertThat(AuthorizedKeysFile.query(moved, "u", "h"))
+        .containsExactly("/etc/ssh/keys/%u", ".ssh/authorized_keys");
   }
 }

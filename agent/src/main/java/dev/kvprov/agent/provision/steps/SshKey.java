@@ -1,4 +1,4 @@
-package dev.kvprov.agent.provision;
+package dev.kvprov.agent.provision.steps;
 
 import static java.util.Objects.requireNonNull;
 

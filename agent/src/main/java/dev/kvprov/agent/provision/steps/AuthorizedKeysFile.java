@@ -1,11 +1,11 @@
-package dev.kvprov.agent.provision;
+package dev.kvprov.agent.provision.steps;
 
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Where sshd looks for a user's keys, asked of sshd itself ({@code sshd -T -C user=…}), so that an
@@ -14,8 +14,11 @@ import java.util.Optional;
 final class AuthorizedKeysFile {
   private AuthorizedKeysFile() {}
 
-  /** The first {@code AuthorizedKeysFile} entry for {@code user}, as sshd resolves its config. */
-  static Optional<String> query(CommandRunner runner, String user, String host)
+  /**
+   * The {@code AuthorizedKeysFile} entries for {@code user}, as sshd resolves its config; empty
+   * when sshd cannot say.
+   */
+  static List<String> query(CommandRunner runner, String user, String host)
       throws InterruptedException {
     try {
       CommandResult result =
@@ -23,17 +26,17 @@ final class AuthorizedKeysFile {
               List.of("sshd", "-T", "-C", "user=" + user + ",host=" + host + ",addr=127.0.0.1"),
               Duration.ofSeconds(30));
       if (!result.succeeded()) {
-        return Optional.empty();
+        return List.of();
       }
       return result
           .stdout()
           .lines()
           .filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith("authorizedkeysfile "))
-          .map(l -> l.substring("authorizedkeysfile ".length()).strip().split("\\s+")[0])
+          .flatMap(l -> Arrays.stream(l.substring("authorizedkeysfile ".length()).split("\\s+")))
           .filter(p -> !p.isEmpty() && !p.equalsIgnoreCase("none"))
-          .findFirst();
+          .toList();
     } catch (IOException e) {
-      return Optional.empty();
+      return List.of();
     }
   }
 }

@@ -1,0 +1,97 @@
+package dev.kvprov.agent.provision;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.wireserver.Health;
+import dev.kvprov.agent.wireserver.WireserverClient;
+import dev.kvprov.agent.wireserver.WireserverException;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.ProvisioningReport;
+import io.opentelemetry.api.logs.Severity;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How the platform learns the outcome: the health report to the wireserver and the {@code
+ * PROVISIONING_REPORT} in KVP, which says the same thing. Used by the whole run and by {@code
+ * kvprov report} for agents and units that provision without it.
+ */
+public final class PlatformReport {
+  private final WireserverClient wireserver;
+  private final KvpTelemetry telemetry;
+  private final VmId vmId;
+  private final String agent;
+
+  /**
+   * @param agentVersion kvprov's version, e.g. {@code 0.1.0}
+   */
+  public PlatformReport(
+      AgentConfig.Wireserver settings, KvpTelemetry telemetry, VmId vmId, String agentVersion) {
+    this.telemetry = requireNonNull(telemetry, "telemetry");
+    this.vmId = requireNonNull(vmId, "vmId");
+    this.agent = "kvprov/" + agentVersion;
+    this.wireserver = new WireserverClient(settings, "kvprov v" + agentVersion, telemetry.tracer());
+  }
+
+  /** The wireserver client, for the optional in-progress report. */
+  WireserverClient wireserver() {
+    return wireserver;
+  }
+
+  /**
+   * Ready to the wireserver, then the success report. When the wireserver does not accept it, the
+   * report in KVP says so instead.
+   *
+   * @return whether the platform accepted Ready
+   */
+  public boolean ready() throws InterruptedException {
+    try {
+      wireserver.report(Health.ready());
+    } catch (WireserverException e) {
+      Map<String, String> supporting = new LinkedHashMap<>();
+      supporting.put("step", "report_ready");
+      supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.REPORT.code));
+      supporting.put("detail", String.valueOf(e.getMessage()));
+      telemetry.report(failure("Failed to report ready", supporting));
+      return false;
+    }
+    telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
+    return true;
+  }
+
+  /**
+   * The failure, in KVP and (unless {@code kvpOnly}) to the wireserver as NotReady with the same
+   * text, masked.
+   *
+   * @param reason the short, stable reason the platform's alerting keys on
+   * @param supporting the step, the exit code, the detail…
+   * @return whether every place it was meant for has it
+   */
+  public boolean failed(String reason, Map<String, String> supporting, boolean kvpOnly)
+      throws InterruptedException {
+    ProvisioningReport report = failure(reason, supporting);
+    boolean written = telemetry.report(report);
+    if (kvpOnly) {
+      return written;
+    }
+    try {
+      wireserver.report(Health.failed(report.redacted(telemetry.redactor()::redact).encode()));
+      return written;
+    } catch (WireserverException e) {
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(Severity.ERROR)
+          .setBody("the failure could not be reported to the wireserver: " + e.getMessage())
+          .emit();
+      return false;
+    }
+  }
+
+  private ProvisioningReport failure(String reason, Map<String, String> supporting) {
+    return ProvisioningReport.failure(reason, agent, vmId.value(), Instant.now(), supporting);
+  }
+}

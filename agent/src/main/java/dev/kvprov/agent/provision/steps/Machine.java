@@ -1,0 +1,83 @@
+package dev.kvprov.agent.provision.steps;
+
+import dev.kvprov.agent.os.AtomicFiles;
+import dev.kvprov.agent.os.CommandResult;
+import dev.kvprov.agent.os.CommandRunner;
+import dev.kvprov.agent.os.SystemRoot;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The system one step acts on: its root, the commands it may run, and the one way it writes files.
+ * A command that fails, and a write under {@code /usr}, fail the step with a plain reason.
+ */
+final class Machine {
+  static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
+
+  final SystemRoot root;
+  final CommandRunner runner;
+  private final Step step;
+
+  Machine(SystemRoot root, CommandRunner runner, Step step) {
+    this.root = root;
+    this.runner = runner;
+    this.step = step;
+  }
+
+  /** Whether {@code command} is installed here. */
+  boolean has(String command) {
+    return runner.isInstalled(command);
+  }
+
+  /** Runs {@code argv}; its failure, or its absence, fails the step. */
+  void run(List<String> argv) throws ProvisioningException, InterruptedException {
+    run(argv, new byte[0]);
+  }
+
+  /** Runs {@code argv} with {@code stdin} (where secrets go: never in the arguments). */
+  void run(List<String> argv, byte[] stdin) throws ProvisioningException, InterruptedException {
+    CommandResult result;
+    try {
+      result = runner.run(argv, stdin, COMMAND_TIMEOUT);
+    } catch (IOException e) {
+      throw new ProvisioningException(step, argv.get(0) + " could not run: " + e.getMessage(), e);
+    }
+    if (!result.succeeded()) {
+      throw new ProvisioningException(step, argv.get(0) + " failed: " + result.summary());
+    }
+  }
+
+  /** Runs {@code argv} and says how it went, for commands whose failure the step handles. */
+  CommandResult tryRun(List<String> argv) throws IOException, InterruptedException {
+    return runner.run(argv, COMMAND_TIMEOUT);
+  }
+
+  /**
+   * Writes {@code file} (a path already resolved inside the root) atomically. Nothing is ever
+   * written under {@code /usr}: on an immutable image it is read-only, and on any image it belongs
+   * to the packages.
+   */
+  void write(Path file, String content, String mode, int uid, int gid)
+      throws ProvisioningException, IOException {
+    refuseUsr(file);
+    AtomicFiles.write(file, content, mode, uid, gid);
+  }
+
+  /** Fails the step when {@code file} lies under the target's {@code /usr}. */
+  void refuseUsr(Path file) throws ProvisioningException {
+    Path usr = root.resolve("/usr");
+    if (file.toAbsolutePath().normalize().startsWith(usr)) {
+      throw new ProvisioningException(
+          step,
+          "refusing to write /"
+              + root.path().relativize(file.toAbsolutePath().normalize())
+              + ": nothing is written under /usr");
+    }
+  }
+
+  ProvisioningException failure(String detail) {
+    return new ProvisioningException(step, detail);
+  }
+}
