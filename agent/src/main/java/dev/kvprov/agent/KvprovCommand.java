@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
     subcommands = {
       ProvisionCommand.class,
+      ReportCommand.class,
       DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,

@@ -48,6 +48,18 @@ public final class PlatformReport {
    * @return whether the platform accepted Ready
    */
   public boolean ready() throws InterruptedException {
+    return ready(false);
+  }
+
+  /**
+   * Ready, as {@link #ready()}; with {@code kvpOnly}, the success report alone.
+   *
+   * @return whether the platform accepted Ready (with {@code kvpOnly}: whether KVP has it)
+   */
+  public boolean ready(boolean kvpOnly) throws InterruptedException {
+    if (kvpOnly) {
+      return telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
+    }
     try {
       wireserver.report(Health.ready());
     } catch (WireserverException e) {

@@ -1,0 +1,254 @@
+package dev.kvprov.agent;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.provision.PlatformReport;
+import dev.kvprov.agent.provision.ProvisioningRun;
+import dev.kvprov.agent.state.ProvisioningState;
+import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kvprov report}: the platform report on its own, for whatever provisioned the VM (Ignition,
+ * an initrd, another agent) — Ready, or the failure — to the wireserver and as the {@code
+ * PROVISIONING_REPORT} in KVP, traced like {@code provision}.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Report Ready or a failure to the platform, without provisioning.",
+      "",
+      "For units and agents that provision the VM themselves: an Ignition unit's",
+      "OnFailure=, an initrd failure, a script. The report goes to the wireserver",
+      "and, as PROVISIONING_REPORT, into KVP (replacing any earlier one)."
+    },
+    subcommands = {ReportCommand.Ready.class, ReportCommand.Failure.class},
+    footer = {
+      "",
+      "Examples:",
+      "  kvprov report ready",
+      "  kvprov report failure --reason \"ignition: disk layout\" --step ignition \\",
+      "      --detail unit=ignition-disks.service",
+      "  kvprov report failure --reason \"initrd: no network\" --kvp-only"
+    })
+final class ReportCommand implements Runnable {
+  /** Supporting keys: plain words, and never one of the report's own fields. */
+  private static final Pattern DETAIL_KEY = Pattern.compile("[a-z][a-z0-9_]{0,31}");
+
+  private static final Set<String> RESERVED =
+      Set.of(
+          "result",
+          "reason",
+          "agent",
+          "vm_id",
+          "timestamp",
+          "documentation_url",
+          "pps_type",
+          "step");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** What both kinds of report share: where, and whether only KVP hears it. */
+  static final class Common {
+    @CommandLine.Mixin ConfigOptions options;
+
+    @Option(
+        names = "--kvp-only",
+        description = "Write the PROVISIONING_REPORT only; send nothing to the wireserver.")
+    boolean kvpOnly;
+  }
+
+  @Command(
+      name = "ready",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Report Ready: the VM is provisioned.",
+        "",
+        "Also records this VM as provisioned and reported (the markers kvprov",
+        "provision reads), so a later kvprov provision does nothing: `kvprov clean`",
+        "forgets them."
+      },
+      footer = {
+        "",
+        "Exit status: 0 reported; 2 configuration or usage error; 20 the wireserver",
+        "did not accept it (the PROVISIONING_REPORT then says so).",
+        "",
+        "Examples:",
+        "  kvprov report ready",
+        "  kvprov report ready --kvp-only --root /mnt/image"
+      })
+  static final class Ready implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin Common common;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return ready(common, spec.commandLine().getErr());
+    }
+  }
+
+  @Command(
+      name = "failure",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Report that provisioning failed: NotReady (ProvisioningFailed) with the",
+        "reason to the wireserver, and a PROVISIONING_REPORT with result=error."
+      },
+      footer = {
+        "",
+        "Exit status: 0 reported; 2 configuration or usage error; 20 the wireserver",
+        "did not accept it (the PROVISIONING_REPORT is written all the same).",
+        "",
+        "Examples:",
+        "  kvprov report failure --reason \"ignition: disk layout\"",
+        "  kvprov report failure --reason \"initrd: no network\" --step initrd \\",
+        "      --detail unit=systemd-networkd.service --detail exit_status=1"
+      })
+  static final class Failure implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin Common common;
+
+    @Option(
+        names = "--reason",
+        required = true,
+        paramLabel = "TEXT",
+        description = "What failed, in a few words; the platform shows it.")
+    String reason;
+
+    @Option(
+        names = "--step",
+        paramLabel = "STEP",
+        defaultValue = "external",
+        description = "Where it failed (default: ${DEFAULT-VALUE}).")
+    String step;
+
+    @Option(
+        names = "--detail",
+        paramLabel = "KEY=VALUE",
+        description = "Supporting data, repeatable; KEY in lower case, e.g. unit=x.service.")
+    Map<String, String> details = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws InterruptedException {
+      if (reason.isBlank()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--reason is empty");
+      }
+      for (String key : details.keySet()) {
+        if (!DETAIL_KEY.matcher(key).matches() || RESERVED.contains(key)) {
+          throw new CommandLine.ParameterException(
+              spec.commandLine(),
+              "--detail "
+                  + key
+                  + "=…: a key is a lower-case word (a-z, 0-9, _) and not one of the report's own"
+                  + " fields ("
+                  + String.join(", ", RESERVED.stream().sorted().toList())
+                  + ")");
+        }
+      }
+      Map<String, String> supporting = new LinkedHashMap<>();
+      supporting.put("step", step);
+      supporting.putAll(details);
+      return failure(common, reason.strip(), supporting, spec.commandLine().getErr());
+    }
+  }
+
+  static int ready(Common common, PrintWriter err) throws InterruptedException {
+    return report(
+        common,
+        err,
+        "ready",
+        (platform, context) -> {
+          if (!platform.ready(common.kvpOnly)) {
+            return false;
+          }
+          ProvisioningState state =
+              new ProvisioningState(
+                  context.root().resolve(context.config().stateDirectory().toString()));
+          try {
+            state.markProvisioned(context.vmId());
+            if (!common.kvpOnly) {
+              state.markReportedReady(context.vmId());
+            }
+          } catch (IOException e) {
+            err.println(
+                "kvprov report: warning: Ready was reported, but the markers could not be"
+                    + " written: "
+                    + IoErrors.reason(e));
+          }
+          return true;
+        });
+  }
+
+  static int failure(Common common, String reason, Map<String, String> supporting, PrintWriter err)
+      throws InterruptedException {
+    return report(
+        common,
+        err,
+        "failure",
+        (platform, context) -> platform.failed(reason, supporting, common.kvpOnly));
+  }
+
+  /** The configuration, root and VM a report is made for. */
+  private record Context(AgentConfig config, SystemRoot root, VmId vmId) {}
+
+  private interface Outcome {
+    boolean send(PlatformReport platform, Context context) throws InterruptedException;
+  }
+
+  /**
+   * Sends one report, traced. Messages go to {@code err}; the trace's own stderr mirror to the
+   * process's stderr (the journal under systemd), as for {@code provision}.
+   */
+  private static int report(Common common, PrintWriter err, String kind, Outcome outcome)
+      throws InterruptedException {
+    AgentConfig config = common.options.loadOrFallback("kvprov report", err);
+    SystemRoot root = new SystemRoot(common.options.root);
+    VmId vmId = VmId.read(common.options.root);
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {
+      Span span =
+          telemetry
+              .tracer()
+              .spanBuilder("report")
+              .setAttribute("vm.id", vmId.value())
+              .setAttribute("result", kind)
+              .setAttribute("kvp_only", common.kvpOnly)
+              .startSpan();
+      try (Scope ignored = span.makeCurrent()) {
+        boolean sent =
+            outcome.send(
+                new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION),
+                new Context(config, root, vmId));
+        if (!sent) {
+          span.setStatus(StatusCode.ERROR, "the report did not reach the platform");
+          err.println("kvprov report: the " + kind + " report did not reach the platform");
+          return ProvisioningRun.Exit.REPORT.code;
+        }
+        return 0;
+      } finally {
+        span.end();
+      }
+    }
+  }
+}
