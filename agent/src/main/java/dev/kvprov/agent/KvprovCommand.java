@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       ProvisionCommand.class,
       ReportCommand.class,
+      MetadataCommand.class,
+      RenderIgnitionCommand.class,
       DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,

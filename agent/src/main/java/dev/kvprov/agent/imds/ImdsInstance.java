@@ -1,17 +1,68 @@
 package dev.kvprov.agent.imds;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What IMDS says about this VM, reduced to what the agent acts on or reports. Unknown fields are
  * ignored; the values are checked by {@link ImdsClient} before it returns.
  *
  * @param compute the {@code compute} section
+ * @param network the {@code network} section; absent in some answers
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ImdsInstance(Compute compute) {
+public record ImdsInstance(Compute compute, Network network) {
+
+  /** The first private and public IPv4 address of the first interface, when IMDS names them. */
+  public Optional<String> privateIpv4() {
+    return firstAddress().map(IpAddress::privateIpAddress).filter(a -> !a.isBlank());
+  }
+
+  /** The public IPv4 address (a load balancer's or the VM's own), when there is one. */
+  public Optional<String> publicIpv4() {
+    return firstAddress().map(IpAddress::publicIpAddress).filter(a -> a != null && !a.isBlank());
+  }
+
+  private Optional<IpAddress> firstAddress() {
+    if (network == null || network.interfaces().isEmpty()) {
+      return Optional.empty();
+    }
+    Interface first = network.interfaces().get(0);
+    if (first == null || first.ipv4() == null || first.ipv4().ipAddress().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(first.ipv4().ipAddress().get(0))
+        .filter(a -> a.privateIpAddress() != null);
+  }
+
+  /** The {@code network} section: the VM's interfaces. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Network(@JsonProperty("interface") List<Interface> interfaces) {
+    public Network {
+      interfaces =
+          interfaces == null ? List.of() : interfaces.stream().filter(i -> i != null).toList();
+    }
+  }
+
+  /** One network interface. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Interface(Ipv4 ipv4, String macAddress) {}
+
+  /** An interface's IPv4 addresses. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Ipv4(List<IpAddress> ipAddress) {
+    public Ipv4 {
+      ipAddress =
+          ipAddress == null ? List.of() : ipAddress.stream().filter(a -> a != null).toList();
+    }
+  }
+
+  /** One address pair. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record IpAddress(String privateIpAddress, String publicIpAddress) {}
 
   /** The {@code compute} section. */
   @JsonIgnoreProperties(ignoreUnknown = true)

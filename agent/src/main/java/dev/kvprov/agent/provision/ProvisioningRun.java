@@ -13,7 +13,6 @@ import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.ovf.Secret;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
-import dev.kvprov.agent.provision.steps.SshKey;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
@@ -29,13 +28,11 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -236,36 +233,13 @@ public final class ProvisioningRun {
         env.password().ifPresent(this::mask);
         env.customData().ifPresent(this::mask);
       }
-      ImdsInstance.OsProfile profile = instance.compute().osProfile();
-      String host =
-          profile.computerName() != null
-              ? profile.computerName()
-              : env == null ? null : env.hostName();
-      String user =
-          profile.adminUsername() != null
-              ? profile.adminUsername()
-              : env == null ? null : env.userName();
-      boolean passwordLogin =
-          profile.disablePasswordAuthentication() != null
-              ? !profile.disablePasswordAuthentication()
-              : env != null && !env.disableSshPasswordAuthentication();
-      List<SshKey> keys = new ArrayList<>();
-      for (ImdsInstance.PublicKey key : instance.compute().publicKeys()) {
-        keys.add(new SshKey(key.keyData(), Optional.ofNullable(key.path())));
-      }
-      if (keys.isEmpty() && env != null) {
-        for (OvfEnvironment.SshKey key : env.sshKeys()) {
-          if (key.value() != null) {
-            keys.add(new SshKey(key.value(), Optional.ofNullable(key.path())));
-          }
-        }
-      }
+      PlatformData data = PlatformData.of(instance, env);
       Provisioner.builder(root, runner, telemetry.tracer())
-          .hostname(host)
-          .user(user)
-          .password(env == null ? Optional.empty() : env.password())
-          .passwordAuthentication(passwordLogin)
-          .sshKeys(keys)
+          .hostname(data.hostname())
+          .user(data.adminUser())
+          .password(data.password())
+          .passwordAuthentication(data.passwordLogin())
+          .sshKeys(data.keys())
           .groups(config.userGroups())
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())

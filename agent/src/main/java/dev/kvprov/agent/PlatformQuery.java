@@ -1,0 +1,102 @@
+package dev.kvprov.agent;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.imds.ImdsClient;
+import dev.kvprov.agent.imds.ImdsException;
+import dev.kvprov.agent.imds.ImdsInstance;
+import dev.kvprov.agent.os.ProcessCommandRunner;
+import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.ovf.OvfEnvironment;
+import dev.kvprov.agent.ovf.OvfException;
+import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.agent.provision.PlatformData;
+import dev.kvprov.agent.provision.ProvisioningRun;
+import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Arrays;
+
+/**
+ * What the data commands ({@code metadata}, {@code render-ignition}) share: the configuration, IMDS
+ * and the media read as {@code provision} reads them, in a span of the command's name that lands in
+ * KVP like a run, the secrets masked from the moment they are read and wiped at the end.
+ */
+final class PlatformQuery {
+  /** What a command does with the platform's data; returns its exit code. */
+  interface Use {
+    int apply(PlatformData data, Span span) throws IOException;
+  }
+
+  private PlatformQuery() {}
+
+  static int run(
+      String command, ConfigOptions options, MediaOptions media, PrintWriter err, Use use)
+      throws InterruptedException {
+    AgentConfig config;
+    try {
+      config = options.load();
+    } catch (ConfigException e) {
+      err.println("kvprov " + command + ": " + e.getMessage());
+      return ProvisioningRun.Exit.CONFIG.code;
+    }
+    config.warnings().forEach(w -> err.println("kvprov " + command + ": warning: " + w));
+    SystemRoot root = new SystemRoot(options.root);
+    VmId vmId = VmId.read(options.root);
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {
+      Span span = telemetry.tracer().spanBuilder(command).startSpan();
+      OvfEnvironment env = null;
+      try (Scope ignored = span.makeCurrent()) {
+        ImdsInstance instance = new ImdsClient(config.imds(), telemetry.tracer()).fetch();
+        if (config.mediaEnabled()) {
+          env =
+              media
+                  .media(
+                      config,
+                      options.root,
+                      new ProcessCommandRunner(telemetry.tracer()),
+                      telemetry.tracer())
+                  .read();
+          env.password().ifPresent(p -> mask(telemetry, p));
+          env.customData().ifPresent(p -> mask(telemetry, p));
+        }
+        return use.apply(PlatformData.of(instance, env), span);
+      } catch (ImdsException e) {
+        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.IMDS);
+      } catch (OvfException e) {
+        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.MEDIA);
+      } catch (IOException e) {
+        // Only the command's own output can fail this way: a file it was told to write.
+        span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
+        err.println("kvprov " + command + ": " + IoErrors.describe(e));
+        return 1;
+      } finally {
+        if (env != null) {
+          env.clearSecrets();
+        }
+        span.end();
+      }
+    }
+  }
+
+  private static int failed(
+      String command, Span span, PrintWriter err, String message, ProvisioningRun.Exit exit) {
+    span.setStatus(StatusCode.ERROR, message);
+    err.println("kvprov " + command + ": " + message);
+    return exit.code;
+  }
+
+  private static void mask(KvpTelemetry telemetry, Secret secret) {
+    char[] chars = secret.copy();
+    try {
+      telemetry.redactor().register(new String(chars));
+    } finally {
+      Arrays.fill(chars, '\0');
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.kvprov.agent;
+
+import dev.kvprov.agent.ignition.IgnitionFragment;
+import dev.kvprov.agent.os.AtomicFiles;
+import dev.kvprov.agent.os.Names;
+import dev.kvprov.agent.provision.PlatformData;
+import dev.kvprov.agent.provision.steps.SshKey;
+import io.opentelemetry.api.trace.Span;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvprov render-ignition}: the platform's data as an Ignition config fragment. */
+@Command(
+    name = "render-ignition",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print an Ignition config (spec 3.4.0) from IMDS and the provisioning media.",
+      "",
+      "The admin user with its SSH keys (and password hash, when the media has a",
+      "password), and /etc/hostname: what kvprov's steps would set, for images where",
+      "Ignition applies it. Merge it into the image's config, or hand it to Ignition",
+      "as a platform config. The output holds a password hash: -o FILE is written",
+      "mode 0600."
+    },
+    footer = {
+      "",
+      "Exit status: 0 ok; 1 the data is not valid (a host or user name) or FILE not",
+      "written; 2 configuration or usage error; 10 IMDS; 11 media.",
+      "",
+      "Examples:",
+      "  kvprov render-ignition",
+      "  kvprov render-ignition --groups sudo,docker -o /run/ignition/kvprov.ign"
+    })
+final class RenderIgnitionCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin ConfigOptions options;
+
+  @CommandLine.Mixin MediaOptions mediaOptions;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description = "Write the config to FILE (mode 0600) instead of stdout.")
+  Path output;
+
+  @Option(
+      names = "--groups",
+      paramLabel = "GROUP[,GROUP…]",
+      split = ",",
+      description =
+          "Supplementary groups of the admin user (none by default: Ignition fails on"
+              + " a group the image lacks).")
+  List<String> groups = new ArrayList<>();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    return PlatformQuery.run(
+        "render-ignition",
+        options,
+        mediaOptions,
+        err,
+        (data, span) -> render(data, span, out, err));
+  }
+
+  private int render(PlatformData data, Span span, PrintWriter out, PrintWriter err)
+      throws IOException {
+    Optional<String> problem =
+        Names.hostProblem(data.hostname()).or(() -> Names.userProblem(data.adminUser()));
+    for (SshKey key : data.keys()) {
+      problem = problem.or(() -> Names.sshKeyProblem(key.keyData()));
+    }
+    if (problem.isPresent()) {
+      err.println("kvprov render-ignition: " + problem.get());
+      return 1;
+    }
+    span.setAttribute("user", data.adminUser());
+    span.setAttribute("keys", (long) data.keys().size());
+    span.setAttribute("password_hash", data.password().isPresent() ? "set" : "none");
+    String config =
+        IgnitionFragment.render(
+            data.hostname(),
+            data.adminUser(),
+            groups,
+            data.keys().stream().map(SshKey::keyData).toList(),
+            data.password());
+    if (output != null) {
+      AtomicFiles.write(output, config, "rw-------", -1, -1);
+      span.setAttribute("output", output.toString());
+    } else {
+      out.print(config);
+      out.flush();
+    }
+    return 0;
+  }
+}
