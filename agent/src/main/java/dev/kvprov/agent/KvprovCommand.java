@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       MetadataCommand.class,
       RenderIgnitionCommand.class,
+      CleanCommand.class,
       DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,

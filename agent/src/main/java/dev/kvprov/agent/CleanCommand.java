@@ -1,0 +1,158 @@
+package dev.kvprov.agent;
+
+import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.provision.ProvisioningRun;
+import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kvprov clean}: forgets that this image was provisioned, so that it can be captured and
+ * provisioned again (what {@code cloud-init clean} and {@code azure-init clean} do).
+ */
+@Command(
+    name = "clean",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Forget that this system was provisioned, so that an image made from it",
+      "provisions again on its next first boot.",
+      "",
+      "Removes the markers (<vm id>.provisioned, <vm id>.ready) from the state",
+      "directory; with --logs also kvprov's KVP archives, the late-records log and",
+      "the saved provisioning media. Users, keys and files made by provisioning stay:",
+      "deprovisioning them is the image builder's choice."
+    },
+    footer = {
+      "",
+      "Exit status: 0 cleaned (or nothing to clean); 1 something could not be",
+      "removed (the rest is removed all the same); 2 configuration or usage error.",
+      "",
+      "Examples:",
+      "  kvprov clean",
+      "  kvprov clean --logs --dry-run",
+      "  kvprov clean --logs --root /mnt/image"
+    })
+final class CleanCommand implements Callable<Integer> {
+  /** What provisioning leaves in the state directory besides the markers, for {@code --logs}. */
+  private static final List<String> LOGS_IN_STATE =
+      List.of("late-records.log", "ovf-env.xml", "custom_data", "user_data");
+
+  /** A marker's name: a VM id (or "unknown", when none could be read) and its kind. */
+  private static final Pattern MARKER =
+      Pattern.compile("([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|unknown)\\.(provisioned|ready)");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin ConfigOptions options;
+
+  @Option(names = "--logs", description = "Also remove the KVP archives and saved media.")
+  boolean logs;
+
+  @Option(names = "--dry-run", description = "Only print what would be removed.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    AgentConfig config;
+    try {
+      config = options.load();
+    } catch (ConfigException e) {
+      err.println("kvprov clean: " + e.getMessage());
+      return ProvisioningRun.Exit.CONFIG.code;
+    }
+    SystemRoot root = new SystemRoot(options.root);
+    List<Path> doomed;
+    try {
+      doomed = doomed(config, root);
+    } catch (IOException e) {
+      err.println("kvprov clean: " + IoErrors.describe(e));
+      return 1;
+    }
+    if (doomed.isEmpty()) {
+      out.println("nothing to clean");
+      return 0;
+    }
+    if (dryRun) {
+      doomed.forEach(p -> out.println("would remove " + p));
+      return 0;
+    }
+    // Traced before the archives go, into the pool (which stays: it is the host's).
+    try (KvpTelemetry telemetry =
+        Telemetry.from(config, root, VmId.read(options.root), System.err)) {
+      Span span =
+          telemetry
+              .tracer()
+              .spanBuilder("clean")
+              .setAttribute("logs", logs)
+              .setAttribute("files", (long) doomed.size())
+              .startSpan();
+      int failures = 0;
+      try (Scope ignored = span.makeCurrent()) {
+        for (Path file : doomed) {
+          try {
+            Files.deleteIfExists(file);
+            out.println("removed " + file);
+          } catch (IOException e) {
+            failures++;
+            err.println("kvprov clean: " + file + ": " + IoErrors.reason(e));
+          }
+        }
+        if (failures > 0) {
+          span.setStatus(StatusCode.ERROR, failures + " file(s) could not be removed");
+        }
+      } finally {
+        span.end();
+      }
+      return failures == 0 ? 0 : 1;
+    }
+  }
+
+  /** The regular files to remove; links are removed themselves, never followed. */
+  private List<Path> doomed(AgentConfig config, SystemRoot root) throws IOException {
+    List<Path> files = new ArrayList<>();
+    Path state = root.resolve(config.stateDirectory().toString());
+    if (Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(state)) {
+        for (Path entry : entries) {
+          String name = entry.getFileName().toString();
+          if (MARKER.matcher(name).matches() || logs && LOGS_IN_STATE.contains(name)) {
+            files.add(entry);
+          }
+        }
+      }
+    }
+    Path archive = root.resolve(config.telemetry().archiveDirectory().toString());
+    if (logs && Files.isDirectory(archive, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(archive)) {
+        for (Path entry : entries) {
+          if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)
+              || Files.isSymbolicLink(entry)) {
+            files.add(entry);
+          }
+        }
+      }
+    }
+    files.sort(null);
+    return files;
+  }
+}
