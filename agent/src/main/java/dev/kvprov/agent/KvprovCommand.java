@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       MetadataCommand.class,
       RenderIgnitionCommand.class,
       CleanCommand.class,
+      StatusCommand.class,
       DemoCommand.class,
       ConfigCommand.class,
       FetchCommand.class,

@@ -24,6 +24,34 @@ final class Json {
 
   private Json() {}
 
+  /**
+   * A tree of plain values — strings, numbers, booleans, nulls, lists and maps with string keys, in
+   * their order — for {@link #write}.
+   */
+  static JsonNode tree(Object value) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    if (value == null) {
+      return f.nullNode();
+    }
+    if (value instanceof java.util.Map<?, ?> map) {
+      ObjectNode object = f.objectNode();
+      map.forEach((k, v) -> object.set(String.valueOf(k), tree(v)));
+      return object;
+    }
+    if (value instanceof Iterable<?> list) {
+      ArrayNode array = f.arrayNode();
+      list.forEach(v -> array.add(tree(v)));
+      return array;
+    }
+    if (value instanceof Boolean b) {
+      return f.booleanNode(b);
+    }
+    if (value instanceof Long || value instanceof Integer) {
+      return f.numberNode(((Number) value).longValue());
+    }
+    return f.textNode(String.valueOf(value));
+  }
+
   static ObjectNode object() {
     return JsonNodeFactory.instance.objectNode();
   }

@@ -11,32 +11,7 @@ final class Text {
 
   /** Pool text for a terminal: control characters (escape sequences too) made visible. */
   static String printable(String text) {
-    int i = 0;
-    while (i < text.length() && !Character.isISOControl(text.charAt(i))) {
-      i++;
-    }
-    if (i == text.length()) {
-      return text;
-    }
-    StringBuilder b = new StringBuilder(text.length() + 8).append(text, 0, i);
-    for (; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (Character.isISOControl(c)) {
-            b.append("\\x")
-                .append(Character.forDigit(c >> 4, 16))
-                .append(Character.forDigit(c & 15, 16));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.toString();
+    return dev.kvprov.otel.Printable.of(text);
   }
 
   /** {@code 1.234s}, right-aligned to {@code width} characters (the {@code s} included). */

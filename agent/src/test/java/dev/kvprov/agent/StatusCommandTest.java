@@ -1,0 +1,111 @@
+package dev.kvprov.agent;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.agent.demo.DemoRoot;
+import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.fixtures.Fixtures;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code kvprov status} after real runs against the simulator. */
+class StatusCommandTest {
+  static final String VM = "a1b2c3d4-1111-4222-8333-444455556666";
+
+  @TempDir Path dir;
+  private Path root;
+  private Path media;
+  private StringWriter out;
+  private StringWriter err;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    root = DemoRoot.create(dir.resolve("root"), true);
+    Files.createDirectories(root.resolve("sys/class/dmi/id"));
+    Files.createDirectories(root.resolve("sys/firmware/efi"));
+    Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM + "\n");
+    media = Files.createDirectories(dir.resolve("media"));
+    Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
+  }
+
+  private void provision(Scenario scenario) throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().scenario(scenario).start()) {
+      Path config = dir.resolve("kvprov.toml");
+      Files.writeString(
+          config,
+          simulator
+              .configSnippet()
+              .replace(
+                  "[imds]\n", "[imds]\ntotal_retry_timeout_secs = 1\nretry_interval_secs = 0.1\n"));
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+      ProvisionCommand.run(
+          options, media, new PrintStream(new ByteArrayOutputStream(), true, UTF_8));
+    }
+  }
+
+  private int status(String... args) {
+    out = new StringWriter();
+    err = new StringWriter();
+    CommandLine cli = KvprovCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    String[] argv = new String[args.length + 3];
+    argv[0] = "status";
+    System.arraycopy(args, 0, argv, 1, args.length);
+    argv[args.length + 1] = "--root";
+    argv[args.length + 2] = root.toString();
+    return cli.execute(argv);
+  }
+
+  @Test
+  void beforeAnyRun_notStarted_exit4() {
+    assertThat(status()).isEqualTo(4);
+    assertThat(out.toString()).startsWith("status:   not started\n").contains("markers:  none");
+  }
+
+  @Test
+  void afterAGoodRun_succeeded_withTheMarkers() throws Exception {
+    provision(Scenario.OK);
+
+    assertThat(status()).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .startsWith("status:   succeeded\nat:       ")
+        .contains("report:   by kvprov/")
+        .contains("markers:  " + VM + ".provisioned, " + VM + ".ready");
+  }
+
+  @Test
+  void afterAFailedRun_failed_withTheReason_inJsonToo() throws Exception {
+    provision(Scenario.IMDS_DOWN);
+
+    assertThat(status()).isEqualTo(1);
+    assertThat(out.toString())
+        .startsWith("status:   failed\nreason:   Failed to fetch instance metadata\n");
+    assertThat(status("--json", "--wait", "--timeout", "5")).isEqualTo(1);
+    JsonNode json = new ObjectMapper().readTree(out.toString());
+    assertThat(json.get("status").asText()).isEqualTo("failed");
+    assertThat(json.get("report").get("result").asText()).isEqualTo("error");
+    assertThat(json.get("markers")).isEmpty();
+  }
+
+  @Test
+  void waitingOnARunThatNeverComes_givesUpAtTheTimeout() {
+    assertThat(status("--wait", "--timeout", "0.3", "--interval", "0.1")).isEqualTo(4);
+    assertThat(status("--timeout", "1")).isEqualTo(2);
+    assertThat(err.toString()).contains("--timeout goes with --wait");
+  }
+}
