@@ -2,9 +2,12 @@ package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.config.ConfigFinding;
 import dev.kvprov.agent.config.ConfigLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** The options every command that reads the configuration shares. */
@@ -24,5 +27,10 @@ final class ConfigOptions {
 
   AgentConfig load() throws ConfigException {
     return ConfigLoader.load(root, Optional.ofNullable(config));
+  }
+
+  /** Each finding on a line of its own: {@code kvprov COMMAND: warning: FILE:LINE:COLUMN: ...}. */
+  static void print(String command, List<ConfigFinding> findings, Consumer<String> err) {
+    findings.forEach(f -> err.accept("kvprov " + command + ": " + f.severity() + ": " + f));
   }
 }

@@ -55,10 +55,10 @@ final class ProvisionCommand implements Callable<Integer> {
     try {
       config = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov provision: " + e.getMessage());
+      ConfigOptions.print("provision", e.findings(), err::println);
       return ProvisioningRun.Exit.CONFIG.code;
     }
-    config.warnings().forEach(w -> err.println("kvprov provision: warning: " + w));
+    ConfigOptions.print("provision", config.warnings(), err::println);
     SystemRoot root = new SystemRoot(options.root);
     VmId vmId = VmId.read(options.root);
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
