@@ -35,12 +35,16 @@ final class TomlLines {
         inMultiLineString = !opensOrClosesString;
         continue;
       }
-      inMultiLineString = opensOrClosesString;
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
+      inMultiLineString = opensOrClosesString;
       Position at = new Position(i + 1, raw.length() - raw.stripLeading().length() + 1);
       if (line.startsWith("[[")) {
+        int end = line.indexOf("]]");
+        if (end > 2) {
+          positions.putIfAbsent(unquote(line.substring(2, end).strip()), at);
+        }
         // Each element of an array of tables is a table of its own: its keys repeat no other's.
         table = "[[" + i + "]]";
         continue;

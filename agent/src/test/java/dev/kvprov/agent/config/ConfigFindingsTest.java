@@ -145,18 +145,19 @@ class ConfigFindingsTest {
 
   @Test
   void aKeySetTwice_isNamedWhereItIsSetAgain_notWhereTheParserNoticed() throws Exception {
-    // The parser reports a repeated key where the next statement begins: line 6 here.
+    // The parser reports a repeated key where the next statement begins: line 10 here.
     Path file =
         write(
             "etc/kvprov/kvprov.toml",
             "[imds]\nread_timeout_secs = 5\nnote = \"\"\"\nread_timeout_secs = 1\n\"\"\"\n"
+                + "# not a string: '''\n"
                 + "  read_timeout_secs = 7 # again\n\n# later\ntotal_retry_timeout_secs = 9\n");
 
     assertThat(failure(Optional.empty()).findings())
         .containsExactly(
             error(
                 file,
-                6,
+                7,
                 3,
                 "not valid TOML: imds.read_timeout_secs is set twice (first on line 2)"));
   }
@@ -232,7 +233,10 @@ class ConfigFindingsTest {
 
   @Test
   void aSectionWrittenAsAKey_orAKeyAtTheTop_isAWarning_withTheNearestKeys() throws Exception {
-    Path file = write("etc/kvprov/kvprov.toml", "imds = 5\nread_timeout_secs = 9\n[imsd]\nx = 1\n");
+    Path file =
+        write(
+            "etc/kvprov/kvprov.toml",
+            "imds = 5\nread_timeout_secs = 9\n[imsd]\nx = 1\n[[users]]\nname = \"a\"\n");
 
     AgentConfig config = ConfigLoader.load(root, Optional.empty());
 
@@ -245,7 +249,8 @@ class ConfigFindingsTest {
                 1,
                 "unknown key 'read_timeout_secs' (ignored);"
                     + " did you mean imds.read_timeout_secs or wireserver.read_timeout_secs?"),
-            warning(file, 3, 1, "unknown section [imsd] (ignored); did you mean [imds]?"));
+            warning(file, 3, 1, "unknown section [imsd] (ignored); did you mean [imds]?"),
+            warning(file, 5, 1, "unknown key 'users' (ignored)"));
     assertThat(config.imds().readTimeout()).isEqualTo(Duration.ofSeconds(60));
   }
 
