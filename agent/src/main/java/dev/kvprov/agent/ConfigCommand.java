@@ -2,6 +2,7 @@ package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.config.ConfigFinding;
 import dev.kvprov.agent.config.Setting;
 import java.io.PrintWriter;
 import java.util.List;
@@ -19,9 +20,18 @@ import picocli.CommandLine.Option;
       "",
       "Print the effective configuration: defaults, /etc/kvprov/kvprov.toml, its",
       "drop-ins in /etc/kvprov/kvprov.toml.d/, then --config; each value with the",
-      "file and line it came from."
+      "file and line it came from.",
+      "",
+      "Every file is read to its end: each error and warning of each file is",
+      "printed on a line of its own (FILE:LINE:COLUMN: what is wrong), then how",
+      "many there are. When /etc/kvprov holds no configuration file, the defaults",
+      "apply (--check says so, and exits 0); a --config directory without *.toml",
+      "files is an error."
     },
     footer = {
+      "",
+      "Exit status: 0 configuration OK (warnings allowed); 1 errors found;",
+      "2 usage error.",
       "",
       "Examples:",
       "  kvprov config",
@@ -34,7 +44,7 @@ final class ConfigCommand implements Callable<Integer> {
 
   @Option(
       names = "--check",
-      description = "Only validate: print warnings and errors; exit 1 on an error.")
+      description = "Only validate: print every warning and error; exit 1 on an error.")
   boolean check;
 
   @Override
@@ -45,16 +55,32 @@ final class ConfigCommand implements Callable<Integer> {
     try {
       loaded = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov config: error: " + e.getMessage());
+      ConfigOptions.print("config", e.findings(), err::println);
+      long errors = e.findings().stream().filter(ConfigFinding::isError).count();
+      String counted =
+          count(errors, "error")
+              + (errors == e.findings().size()
+                  ? ""
+                  : ", " + count(e.findings().size() - errors, "warning"));
+      err.println(
+          e.files().isEmpty()
+              ? counted + "; no configuration file read"
+              : counted + " in " + count(e.files().size(), "file"));
       return 1;
     }
-    loaded.warnings().forEach(w -> err.println("kvprov config: warning: " + w));
+    ConfigOptions.print("config", loaded.warnings(), err::println);
     if (check) {
       out.println(
-          "configuration OK"
-              + (loaded.warnings().isEmpty()
-                  ? ""
-                  : " (" + loaded.warnings().size() + " warning(s))"));
+          loaded.files().isEmpty()
+              ? "configuration OK: no configuration files found in "
+                  + options.root.resolve("etc/kvprov")
+                  + " (defaults apply)"
+              : "configuration OK ("
+                  + count(loaded.files().size(), "file")
+                  + (loaded.warnings().isEmpty()
+                      ? ""
+                      : "; " + count(loaded.warnings().size(), "warning"))
+                  + ")");
       return 0;
     }
     List<Setting> settings = loaded.settings();
@@ -68,6 +94,10 @@ final class ConfigCommand implements Callable<Integer> {
       out.println(line + " ".repeat(Math.max(1, width - line.length() + 1)) + "# " + s.origin());
     }
     return 0;
+  }
+
+  private static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 
   private static String render(Object value) {

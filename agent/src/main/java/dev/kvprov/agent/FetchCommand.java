@@ -65,10 +65,10 @@ final class FetchCommand implements Callable<Integer> {
     try {
       cfg = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov fetch: " + e.getMessage());
+      ConfigOptions.print("fetch", e.findings(), err::println);
       return 1;
     }
-    cfg.warnings().forEach(w -> err.println("kvprov fetch: warning: " + w));
+    ConfigOptions.print("fetch", cfg.warnings(), err::println);
     KvpTelemetry.Builder telemetry =
         KvpTelemetry.builder()
             .serviceName("kvprov")

@@ -128,11 +128,11 @@ final class ProvisionCommand implements Callable<Integer> {
     try {
       config = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov provision: " + e.getMessage());
+      ConfigOptions.print("provision", e.findings(), err::println);
       reportConfigurationError(e, root, vmId, err);
       return ProvisioningRun.Exit.CONFIG.code;
     }
-    config.warnings().forEach(w -> err.println("kvprov provision: warning: " + w));
+    ConfigOptions.print("provision", config.warnings(), err::println);
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
       MediaOptions mediaOptions = new MediaOptions();
@@ -155,7 +155,7 @@ final class ProvisionCommand implements Callable<Integer> {
    */
   private static void reportConfigurationError(
       ConfigException e, SystemRoot root, VmId vmId, PrintStream err) throws InterruptedException {
-    AgentConfig config = AgentConfig.defaults();
+    AgentConfig config = e.readable();
     if (new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
         == ProvisioningState.Next.NOTHING) {
       err.println("kvprov provision: this VM was provisioned already; nothing is reported");

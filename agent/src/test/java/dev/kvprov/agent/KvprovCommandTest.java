@@ -46,14 +46,87 @@ class KvprovCommandTest {
     Files.writeString(bad, "[imds]\nread_timeout_secs = -5\n");
     assertThat(run("config", "--check", "--root", dir.toString(), "--config", bad.toString()))
         .isEqualTo(1);
-    assertThat(err.toString()).contains(bad + ":2: imds.read_timeout_secs = -5");
+    assertThat(err.toString()).contains(bad + ":2:1: imds.read_timeout_secs = -5");
 
     Path typo = dir.resolve("typo.toml");
     Files.writeString(typo, "[imds]\nread_timout_secs = 5\n");
     assertThat(run("config", "--check", "--root", dir.toString(), "--config", typo.toString()))
         .isZero();
-    assertThat(out.toString()).contains("configuration OK (1 warning(s))");
-    assertThat(err.toString()).contains(typo + ":2: unknown key 'imds.read_timout_secs' (ignored)");
+    assertThat(out.toString()).contains("configuration OK (1 file; 1 warning)");
+    assertThat(err.toString())
+        .contains(typo + ":2:1: unknown key 'imds.read_timout_secs' (ignored)");
+  }
+
+  @Test
+  void configCheck_findsFourMistakesInTwoFiles_inOneRun() throws Exception {
+    Path base = dir.resolve("etc/kvprov/kvprov.toml");
+    Path dropIn = dir.resolve("etc/kvprov/kvprov.toml.d/50-net.toml");
+    Files.createDirectories(dropIn.getParent());
+    Files.writeString(
+        base,
+        """
+        [imds]
+        read_timeout_secs = "x"
+        retry_interval_sec = 3
+
+        [telemetry]
+        record_budget = 5
+        """);
+    Files.writeString(dropIn, "[wireserver]\nprotocol = \"json\n");
+
+    assertThat(run("config", "--check", "--root", dir.toString())).isEqualTo(1);
+
+    assertThat(err.toString().lines())
+        .containsExactly(
+            "kvprov config: error: "
+                + base
+                + ":2:1: imds.read_timeout_secs = \"x\": expected a number of seconds (finite,"
+                + " not negative)",
+            "kvprov config: warning: "
+                + base
+                + ":3:1: unknown key 'imds.retry_interval_sec' (ignored);"
+                + " did you mean imds.retry_interval_secs?",
+            "kvprov config: error: "
+                + base
+                + ":6:1: telemetry.record_budget = 5: expected a whole number from 10 to 100000",
+            "kvprov config: error: " + dropIn + ":2:17: not valid TOML: newline not permitted here",
+            "3 errors, 1 warning in 2 files");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void configCheck_ofADirectoryWithoutTomlFiles_isAnError() throws Exception {
+    Path etc = Files.createDirectories(dir.resolve("etc"));
+    Files.writeString(etc.resolve("hosts"), "127.0.0.1 localhost\n");
+
+    assertThat(run("config", "--check", "--root", dir.toString(), "--config", etc.toString()))
+        .isEqualTo(1);
+
+    assertThat(err.toString().lines())
+        .containsExactly(
+            "kvprov config: error: " + etc + ": no configuration files found (no *.toml here)",
+            "1 error; no configuration file read");
+  }
+
+  @Test
+  void configCheck_withNoFileAtTheDefaultPlace_saysTheDefaultsApply() {
+    assertThat(run("config", "--check", "--root", dir.toString())).isZero();
+
+    assertThat(out.toString().lines())
+        .containsExactly(
+            "configuration OK: no configuration files found in "
+                + dir.resolve("etc/kvprov")
+                + " (defaults apply)");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void configHelp_saysTheExitCodes() {
+    assertThat(run("config", "--help")).isZero();
+
+    assertThat(out.toString())
+        .contains("Exit status: 0 configuration OK (warnings allowed); 1 errors found;")
+        .contains("2 usage error.");
   }
 
   @Test

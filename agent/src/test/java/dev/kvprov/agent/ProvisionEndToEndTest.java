@@ -100,6 +100,45 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void aConfigurationError_isReportedToThePlatform_namingTheFileAndLine_throughTheEndpointsRead()
+      throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      int exit = provision(simulator, "", "[telemetry]\nrecord_budget = \"many\"\n");
+
+      assertThat(exit).isEqualTo(2);
+      String config = dir.resolve("kvprov.toml").toString();
+      assertThat(stderr.toString(UTF_8))
+          .contains("kvprov provision: error: " + config + ":")
+          .contains("telemetry.record_budget");
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(simulator.reports().get(0).body())
+          .contains("NotReady")
+          .contains("Configuration error: " + config + ":11: telemetry.record_budget");
+      ProvisioningReport report = report();
+      assertThat(report.isSuccess()).isFalse();
+      assertThat(report.get("step")).contains("config");
+      assertThat(report.get("exit_code")).contains("2");
+      // Nothing was provisioned.
+      assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+    }
+  }
+
+  @Test
+  void aConfigurationError_onAVmProvisionedBefore_isNotReportedAsAFailedProvisioning()
+      throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).isZero();
+      assertThat(provision(simulator, "", "[telemetry]\nrecord_budget = \"many\"\n")).isEqualTo(2);
+
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+      assertThat(stderr.toString(UTF_8))
+          .contains("this VM was provisioned already; nothing is reported");
+    }
+  }
+
+  @Test
   void aStateDirectoryWithNoRoomAtAll_isAWarning_theVmIsReportedReady_andTheNextBootIsHarmless()
       throws Exception {
     FullFileSystem.assumeAvailable();

@@ -13,16 +13,18 @@ import java.util.Map;
  */
 public final class AgentConfig {
   private final Map<ConfigKey, Setting> settings;
-  private final List<String> warnings;
+  private final List<ConfigFinding> warnings;
+  private final List<Path> files;
 
-  AgentConfig(Map<ConfigKey, Setting> settings, List<String> warnings) {
+  AgentConfig(Map<ConfigKey, Setting> settings, List<ConfigFinding> warnings, List<Path> files) {
     this.settings = new EnumMap<>(settings);
     this.warnings = List.copyOf(warnings);
+    this.files = List.copyOf(files);
   }
 
   /** The built-in defaults alone. */
   public static AgentConfig defaults() {
-    return new AgentConfig(ConfigLoader.defaults(), List.of());
+    return new AgentConfig(ConfigLoader.defaults(), List.of(), List.of());
   }
 
   /** Every key with its value and origin, in a stable order. */
@@ -31,8 +33,13 @@ public final class AgentConfig {
   }
 
   /** Non-fatal findings (unknown keys), each naming file and line. */
-  public List<String> warnings() {
+  public List<ConfigFinding> warnings() {
     return warnings;
+  }
+
+  /** The configuration files read, in order; none when the defaults alone apply. */
+  public List<Path> files() {
+    return files;
   }
 
   /** Settings for the instance metadata service client. */

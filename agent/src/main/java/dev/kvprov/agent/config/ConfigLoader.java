@@ -3,15 +3,26 @@ package dev.kvprov.agent.config;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.kvprov.agent.config.ConfigFinding.Severity;
+import dev.kvprov.agent.config.TomlLines.Position;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -21,11 +32,20 @@ import java.util.stream.Stream;
  * etc/kvprov/kvprov.toml.d/*.toml} in lexical order (both under a root, {@code /} on a VM), then an
  * explicit {@code --config} file or directory. Later files win key by key. An unknown key is a
  * warning (a typo in a drop-in must not brick a first boot); a value of the wrong type or out of
- * range, or a missing {@code --config}, is an error naming the file, the key and what is accepted.
+ * range, a file that is not TOML or cannot be read, or a {@code --config} that names no
+ * configuration file, is an error naming the file, the line and what is accepted. Every file is
+ * read to its end, so that one run finds every mistake.
  */
 public final class ConfigLoader {
   /** A configuration file is a few hundred bytes; anything near this is not one. */
-  static final long MAX_FILE_BYTES = 1 << 20;
+  static final int MAX_FILE_BYTES = 1 << 20;
+
+  /** The longest value a message repeats: enough to recognise it, not a whole file pasted in. */
+  private static final int MAX_SHOWN_VALUE = 40;
+
+  private final TomlMapper toml = new TomlMapper();
+  private final Map<ConfigKey, Setting> settings = defaults();
+  private final List<ConfigFinding> findings = new ArrayList<>();
 
   private ConfigLoader() {}
 
@@ -40,104 +60,202 @@ public final class ConfigLoader {
   /**
    * Loads the configuration under {@code root}, then {@code explicit} if given.
    *
-   * @throws ConfigException if a file cannot be read or parsed, a value is invalid, or {@code
-   *     explicit} does not exist
+   * @throws ConfigException if any file cannot be read or parsed, any value is invalid, or {@code
+   *     explicit} names no configuration file; with every finding of every file
    */
   public static AgentConfig load(Path root, Optional<Path> explicit) throws ConfigException {
+    ConfigLoader loader = new ConfigLoader();
+    List<Path> files = loader.files(root, explicit);
+    for (Path file : files) {
+      int first = loader.findings.size();
+      loader.read(file);
+      loader
+          .findings
+          .subList(first, loader.findings.size())
+          .sort(Comparator.comparingInt(ConfigFinding::line).thenComparing(ConfigFinding::column));
+    }
+    if (loader.findings.stream().anyMatch(ConfigFinding::isError)) {
+      throw new ConfigException(
+          loader.findings, files, new AgentConfig(loader.settings, loader.findings, files));
+    }
+    return new AgentConfig(loader.settings, loader.findings, files);
+  }
+
+  private List<Path> files(Path root, Optional<Path> explicit) {
     List<Path> files = new ArrayList<>();
     Path base = root.resolve("etc/kvprov/kvprov.toml");
     if (Files.isRegularFile(base)) {
       files.add(base);
     }
-    files.addAll(tomlFilesIn(root.resolve("etc/kvprov/kvprov.toml.d")));
+    Path dropIns = root.resolve("etc/kvprov/kvprov.toml.d");
+    if (Files.isDirectory(dropIns)) {
+      files.addAll(tomlFilesIn(dropIns));
+    }
     if (explicit.isPresent()) {
       Path path = explicit.get();
-      if (Files.isDirectory(path)) {
-        files.addAll(tomlFilesIn(path));
-      } else if (Files.isRegularFile(path)) {
+      if (Files.isRegularFile(path)) {
         files.add(path);
+      } else if (!Files.isDirectory(path)) {
+        error(path, Position.UNKNOWN, "no such file or directory (given with --config)");
       } else {
-        throw new ConfigException("--config " + path + ": no such file or directory");
+        int before = findings.size();
+        List<Path> given = tomlFilesIn(path);
+        if (given.isEmpty() && findings.size() == before) {
+          error(path, Position.UNKNOWN, "no configuration files found (no *.toml here)");
+        }
+        files.addAll(given);
       }
     }
-    Map<ConfigKey, Setting> settings = defaults();
-    List<String> warnings = new ArrayList<>();
-    TomlMapper toml = new TomlMapper();
-    for (Path file : files) {
-      apply(file, toml, settings, warnings);
-    }
-    return new AgentConfig(settings, warnings);
+    return files;
   }
 
-  private static List<Path> tomlFilesIn(Path directory) throws ConfigException {
-    if (!Files.isDirectory(directory)) {
-      return List.of();
-    }
+  private List<Path> tomlFilesIn(Path directory) {
     try (Stream<Path> entries = Files.list(directory)) {
       return entries
           .filter(p -> p.getFileName().toString().endsWith(".toml") && Files.isRegularFile(p))
           .sorted()
           .toList();
     } catch (IOException e) {
-      throw new ConfigException(directory + ": cannot list: " + e.getMessage(), e);
+      error(directory, Position.UNKNOWN, "cannot list: " + IoErrors.reason(e));
+    } catch (UncheckedIOException e) {
+      error(directory, Position.UNKNOWN, "cannot list: " + IoErrors.reason(e.getCause()));
     }
+    return List.of();
   }
 
-  private static void apply(
-      Path file, TomlMapper toml, Map<ConfigKey, Setting> settings, List<String> warnings)
-      throws ConfigException {
-    String text;
-    try {
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        throw new ConfigException(
-            file + ": larger than " + MAX_FILE_BYTES + " bytes; not a configuration file");
-      }
-      text = Files.readString(file, UTF_8);
+  private void read(Path file) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
     } catch (IOException e) {
-      throw new ConfigException(file + ": cannot read: " + e.getMessage(), e);
+      error(file, Position.UNKNOWN, "cannot read: " + IoErrors.reason(e));
+      return;
     }
+    if (bytes.length > MAX_FILE_BYTES) {
+      error(
+          file,
+          Position.UNKNOWN,
+          "larger than " + MAX_FILE_BYTES + " bytes; not a configuration file");
+      return;
+    }
+    Optional<String> text = utf8(file, bytes);
+    if (text.isEmpty()) {
+      return;
+    }
+    TomlLines lines = new TomlLines(text.get().lines().toList());
     JsonNode tree;
     try {
-      tree = toml.readTree(text);
+      tree = toml.readTree(text.get());
     } catch (JacksonException e) {
-      throw new ConfigException(file + ": not valid TOML: " + e.getOriginalMessage(), e);
+      notToml(file, lines, e);
+      return;
     }
-    TomlLines lines = new TomlLines(text.lines().toList());
     for (Iterator<Map.Entry<String, JsonNode>> sections = tree.fields(); sections.hasNext(); ) {
       Map.Entry<String, JsonNode> section = sections.next();
       String name = section.getKey();
-      if (!section.getValue().isObject() || !ConfigKey.isSection(name)) {
-        warnings.add(where(file, lines.line(name)) + "unknown key '" + name + "' (ignored)");
-        continue;
-      }
-      for (Iterator<Map.Entry<String, JsonNode>> keys = section.getValue().fields();
-          keys.hasNext(); ) {
-        Map.Entry<String, JsonNode> entry = keys.next();
-        String dotted = name + "." + entry.getKey();
-        int line = lines.line(dotted);
-        ConfigKey key = ConfigKey.byKey(dotted);
-        if (key == null) {
-          warnings.add(where(file, line) + "unknown key '" + dotted + "' (ignored)");
-          continue;
-        }
-        Object value;
-        try {
-          value = key.type.check(entry.getValue());
-        } catch (IllegalArgumentException e) {
-          throw new ConfigException(
-              where(file, line)
-                  + dotted
-                  + " = "
-                  + entry.getValue()
-                  + ": expected "
-                  + key.type.name());
-        }
-        settings.put(key, new Setting(dotted, value, file + (line > 0 ? ":" + line : "")));
+      Position at = lines.position(name);
+      if (!ConfigKey.isSection(name)) {
+        warning(
+            file,
+            at,
+            section.getValue().isObject()
+                ? "unknown section [" + name + "] (ignored)" + KeySuggestions.forSection(name)
+                : "unknown key '" + name + "' (ignored)" + KeySuggestions.forKey(name));
+      } else if (!section.getValue().isObject()) {
+        warning(file, at, "'" + name + "' is a section, not a key (ignored); see [" + name + "]");
+      } else {
+        readSection(file, lines, name, section.getValue());
       }
     }
   }
 
-  private static String where(Path file, int line) {
-    return file + (line > 0 ? ":" + line : "") + ": ";
+  private void readSection(Path file, TomlLines lines, String name, JsonNode section) {
+    for (Iterator<Map.Entry<String, JsonNode>> keys = section.fields(); keys.hasNext(); ) {
+      Map.Entry<String, JsonNode> entry = keys.next();
+      String dotted = name + "." + entry.getKey();
+      Position at = lines.position(dotted);
+      ConfigKey key = ConfigKey.byKey(dotted);
+      if (key == null) {
+        warning(file, at, "unknown key '" + dotted + "' (ignored)" + KeySuggestions.forKey(dotted));
+        continue;
+      }
+      try {
+        Object value = key.type.check(entry.getValue());
+        settings.put(
+            key, new Setting(dotted, value, file + (at.line() > 0 ? ":" + at.line() : "")));
+      } catch (IllegalArgumentException e) {
+        error(file, at, dotted + " = " + shown(entry.getValue()) + ": expected " + key.type.name());
+      }
+    }
+  }
+
+  /** The text, or nothing and an error where the first byte that is not UTF-8 is. */
+  private Optional<String> utf8(Path file, byte[] bytes) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    // UTF-8 never decodes to more chars than it has bytes.
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult result = UTF_8.newDecoder().decode(in, out, true);
+    if (!result.isError()) {
+      return Optional.of(out.flip().toString());
+    }
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < in.position(); i++) {
+      if (bytes[i] == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    error(
+        file,
+        new Position(line, in.position() - lineStart + 1),
+        "not UTF-8 text, which TOML must be");
+    return Optional.empty();
+  }
+
+  private void notToml(Path file, TomlLines lines, JacksonException e) {
+    String what = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    Optional<TomlLines.Repeat> repeat = lines.firstRepeat();
+    if (what.equals("Duplicate key") && repeat.isPresent()) {
+      // The parser notices a key set twice only where the next statement begins, a line or more
+      // further on, and does not name the key: say which, and where.
+      error(
+          file,
+          repeat.get().again(),
+          "not valid TOML: "
+              + repeat.get().key()
+              + " is set twice (first on line "
+              + repeat.get().first().line()
+              + ")");
+      return;
+    }
+    // Jackson's limits name the Java method that sets them: ", from `StreamReadConstraints...`".
+    what = what.replaceAll(", from `[^`]*`", "").replaceAll("\\s+", " ").strip();
+    if (what.isEmpty()) {
+      what = "cannot be parsed";
+    }
+    JsonLocation location = e.getLocation();
+    Position at =
+        location == null || location.getLineNr() < 1
+            ? Position.UNKNOWN
+            : new Position(location.getLineNr(), Math.max(0, location.getColumnNr()));
+    error(
+        file,
+        at,
+        "not valid TOML: " + what.substring(0, 1).toLowerCase(Locale.ROOT) + what.substring(1));
+  }
+
+  /** A rejected value as written, cut short, and without a password a URL may carry. */
+  private static String shown(JsonNode value) {
+    String text = value.toString().replaceAll("//[^/@\\s]*@", "//...@");
+    return text.length() <= MAX_SHOWN_VALUE ? text : text.substring(0, MAX_SHOWN_VALUE) + "...";
+  }
+
+  private void error(Path file, Position at, String message) {
+    findings.add(new ConfigFinding(file, at.line(), at.column(), Severity.ERROR, message));
+  }
+
+  private void warning(Path file, Position at, String message) {
+    findings.add(new ConfigFinding(file, at.line(), at.column(), Severity.WARNING, message));
   }
 }

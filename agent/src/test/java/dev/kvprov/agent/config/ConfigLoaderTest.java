@@ -122,9 +122,12 @@ class ConfigLoaderTest {
     AgentConfig config = ConfigLoader.load(root, Optional.empty());
 
     assertThat(config.warnings())
+        .map(ConfigFinding::toString)
         .containsExactly(
-            file + ":3: unknown key 'imds.total_retry_timout_secs' (ignored)",
-            file + ":6: unknown key 'nonsense' (ignored)");
+            file
+                + ":3:1: unknown key 'imds.total_retry_timout_secs' (ignored);"
+                + " did you mean imds.total_retry_timeout_secs?",
+            file + ":6:1: unknown section [nonsense] (ignored)");
     assertThat(config.imds().readTimeout()).isEqualTo(Duration.ofSeconds(7));
   }
 
@@ -157,7 +160,16 @@ class ConfigLoaderTest {
       assertThatThrownBy(() -> ConfigLoader.load(root, Optional.empty()))
           .isInstanceOf(ConfigException.class)
           .hasMessageStartingWith(file + ":2: ")
-          .hasMessageContaining(bad[1]);
+          .hasMessageContaining(bad[1])
+          .satisfies(
+              e ->
+                  assertThat(((ConfigException) e).findings())
+                      .singleElement()
+                      .satisfies(
+                          f -> {
+                            assertThat(f.isError()).isTrue();
+                            assertThat(f.toString()).startsWith(file + ":2:1: ").contains(bad[1]);
+                          }));
     }
   }
 
@@ -166,11 +178,12 @@ class ConfigLoaderTest {
     Path file = write("etc/kvprov/kvprov.toml", "[imds\n");
     assertThatThrownBy(() -> ConfigLoader.load(root, Optional.empty()))
         .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith(file + ": not valid TOML");
+        .hasMessage(file + ":1: not valid TOML: newline not permitted here");
     Files.delete(file);
 
     assertThatThrownBy(() -> ConfigLoader.load(root, Optional.of(root.resolve("missing.toml"))))
-        .hasMessage("--config " + root.resolve("missing.toml") + ": no such file or directory");
+        .hasMessage(
+            root.resolve("missing.toml") + ": no such file or directory (given with --config)");
   }
 
   private static String origin(AgentConfig config, String key) {
