@@ -78,6 +78,13 @@ final class DemoCommand implements Callable<Integer> {
       Files.createDirectories(root.resolve("sys/firmware/efi"));
       Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM_ID + "\n");
     }
+    if (chosen == Scenario.CONFIG_ERROR) {
+      // An image builder's typo: the VM cannot trust its configuration, and says so to Azure.
+      Path dropIn = Files.createDirectories(root.resolve("etc/kvprov/kvprov.toml.d"));
+      Files.writeString(
+          dropIn.resolve("50-image.toml"),
+          "# written by kvprov demo --scenario config-error\n[imds]\nread_timeout_secs = \"soon\"\n");
+    }
     Path media = Files.createDirectories(base.resolve("media"));
     try (InputStream sample = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
       Files.write(media.resolve("ovf-env.xml"), sample.readAllBytes());

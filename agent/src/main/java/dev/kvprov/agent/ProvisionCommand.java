@@ -2,6 +2,7 @@ package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
+import dev.kvprov.agent.config.ConfigFinding;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
@@ -11,6 +12,9 @@ import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -162,12 +166,33 @@ final class ProvisionCommand implements Callable<Integer> {
       return;
     }
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
-      Map<String, String> supporting = new LinkedHashMap<>();
-      supporting.put("step", "config");
-      supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
-      supporting.put("detail", e.getMessage());
-      new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION)
-          .failed("Configuration error: " + e.getMessage(), supporting, false);
+      Span span =
+          telemetry
+              .tracer()
+              .spanBuilder("provision")
+              .setAttribute("vm.id", vmId.value())
+              .setAttribute("next", "CONFIGURATION_ERROR")
+              .startSpan();
+      try (Scope ignored = span.makeCurrent()) {
+        span.setStatus(StatusCode.ERROR, e.getMessage());
+        Map<String, String> supporting = new LinkedHashMap<>();
+        supporting.put("step", "config");
+        supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
+        supporting.put("detail", e.getMessage());
+        new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION)
+            .failed(configurationReason(e), supporting, false);
+      } finally {
+        span.end();
+      }
     }
+  }
+
+  /** {@code Configuration error in FILE:LINE}: where to look, short enough for an alert. */
+  static String configurationReason(ConfigException e) {
+    return e.findings().stream()
+        .filter(ConfigFinding::isError)
+        .findFirst()
+        .map(f -> "Configuration error in " + f.file() + (f.line() > 0 ? ":" + f.line() : ""))
+        .orElse("Configuration error");
   }
 }

@@ -77,4 +77,23 @@ class DemoCommandTest {
         .contains("result=error|reason=Failed to fetch instance metadata")
         .contains("ProvisioningFailed");
   }
+
+  @Test
+  void aConfigurationError_isReportedToThePlatform_insteadOfLeavingItWaiting() throws Exception {
+    String[] result = demo("config-error");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("2");
+    assertThat(result[2])
+        .contains("kvprov provision: error: ")
+        .contains("50-image.toml:3:")
+        .contains("imds.read_timeout_secs");
+    assertThat(result[1])
+        .contains("provision  FAILED: ")
+        .containsPattern("result=error\\|reason=Configuration error in \\S+/50-image.toml:3\\|")
+        .contains("50-image.toml:3: imds.read_timeout_secs")
+        .contains("json: {\"state\":\"NotReady\"")
+        .contains("ProvisioningFailed");
+    assertThat(Files.readString(dir.resolve("config-error/root/etc/passwd")))
+        .doesNotContain("azureuser:");
+  }
 }

@@ -113,7 +113,8 @@ class ProvisionEndToEndTest {
       assertThat(simulator.reports()).hasSize(1);
       assertThat(simulator.reports().get(0).body())
           .contains("NotReady")
-          .contains("Configuration error: " + config + ":11: telemetry.record_budget");
+          .contains("Configuration error in " + config + ":11|")
+          .contains(config + ":11: telemetry.record_budget");
       ProvisioningReport report = report();
       assertThat(report.isSuccess()).isFalse();
       assertThat(report.get("step")).contains("config");

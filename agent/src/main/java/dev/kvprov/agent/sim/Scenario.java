@@ -31,7 +31,12 @@ public enum Scenario {
   /** The health endpoints send their headers, then nothing, N times (default 1). */
   WIRESERVER_STALLS("the wireserver sends its headers, then stalls"),
   /** The health endpoints always answer 403, as a machine that is not on Azure gets. */
-  WIRESERVER_FORBIDS("the wireserver refuses every report (403), as off Azure");
+  WIRESERVER_FORBIDS("the wireserver refuses every report (403), as off Azure"),
+  /**
+   * Everything answers at once, but the image's configuration has a mistake: the demo writes a
+   * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
+   */
+  CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)");
 
   private final String description;
 
