@@ -32,9 +32,9 @@ import picocli.CommandLine.Option;
     name = "clean",
     mixinStandardHelpOptions = true,
     description = {
-      "Forget that this system was provisioned, so that an image made from it",
-      "provisions again on its next first boot.",
+      "Forget that this system was provisioned (before capturing an image).",
       "",
+      "An image made from it then provisions again on its first boot.",
       "Removes the markers (<vm id>.provisioned, <vm id>.ready) from the state",
       "directory; with --logs also kvprov's KVP archives, the late-records log and",
       "the saved provisioning media. Users, keys and files made by provisioning stay:",

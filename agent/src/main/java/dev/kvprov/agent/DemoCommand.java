@@ -53,7 +53,11 @@ final class DemoCommand implements Callable<Integer> {
       names = "--scenario",
       paramLabel = "NAME",
       defaultValue = "ok",
-      description = "How the simulated platform behaves (default: ${DEFAULT-VALUE}).")
+      completionCandidates = Scenario.Names.class,
+      description = {
+        "How the simulated platform behaves (default: ${DEFAULT-VALUE}), one of:",
+        "${COMPLETION-CANDIDATES}"
+      })
   String scenario;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

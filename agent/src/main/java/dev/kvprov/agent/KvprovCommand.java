@@ -24,13 +24,15 @@ import picocli.CommandLine.Command;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 failure; 2 usage error.",
+      "Exit status: 2 usage error; each command's --help gives the others.",
       "",
       "Examples:",
       "  kvprov demo                      a whole first boot against a simulated Azure",
       "  kvprov config --check            validate /etc/kvprov (for image builds)",
-      "  kvprov simulate --scenario flaky-imds",
-      "  kvprov fetch --config sim.toml --media-dir ./media"
+      "  kvprov status --wait             wait for provisioning to end",
+      "  kvprov report failure --reason \"ignition: disk layout\"",
+      "  kvprov metadata --json           IMDS and the media, for scripts",
+      "  kvprov clean --logs              before capturing an image"
     })
 final class KvprovCommand implements Runnable {
   static final String VERSION = "0.1.0";

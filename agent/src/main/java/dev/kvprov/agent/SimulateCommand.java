@@ -22,10 +22,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Scenarios: ok, slow-imds, flaky-imds, imds-down, imds-malformed,",
-      "           retry-after, imds-stalls, imds-trickles, wireserver-flaky,",
-      "           wireserver-down, wireserver-stalls",
-      "",
       "Examples:",
       "  kvprov simulate",
       "  kvprov simulate --scenario flaky-imds --failures 5 > /tmp/sim.txt &",
@@ -38,7 +34,11 @@ final class SimulateCommand implements Callable<Integer> {
       names = "--scenario",
       defaultValue = "ok",
       paramLabel = "NAME",
-      description = "How the platform behaves (default: ${DEFAULT-VALUE}).")
+      completionCandidates = Scenario.Names.class,
+      description = {
+        "How the platform behaves (default: ${DEFAULT-VALUE}), one of:",
+        "${COMPLETION-CANDIDATES}"
+      })
   String scenario;
 
   @Option(

@@ -35,8 +35,10 @@ import picocli.CommandLine.Option;
     name = "status",
     mixinStandardHelpOptions = true,
     description = {
-      "Where provisioning is: not started, running (and the step it is at),",
-      "succeeded, or failed (and why), from this VM's KVP pool and kvprov's markers.",
+      "Where provisioning is: not started, running, succeeded or failed.",
+      "",
+      "Running says the step it is at, failed says why; read from this VM's KVP",
+      "pool and kvprov's markers.",
       "The same answer as `kvp status` (which also reads other agents' records).",
       "",
       "--wait follows the pool until there is a verdict, succeeded or failed."

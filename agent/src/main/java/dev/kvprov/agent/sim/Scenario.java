@@ -53,6 +53,14 @@ public enum Scenario {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /** Every scenario's command-line name, for the help of the commands that take one. */
+  public static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Arrays.stream(values()).map(Scenario::cliName).iterator();
+    }
+  }
+
   /** Parses {@code flaky-imds} (or {@code FLAKY_IMDS}). */
   public static Scenario parse(String name) {
     for (Scenario s : values()) {
