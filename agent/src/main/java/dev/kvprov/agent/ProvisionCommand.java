@@ -92,7 +92,7 @@ final class ProvisionCommand implements Callable<Integer> {
     if (!force && !image) {
       Optional<String> refusal = AzureHost.refusal(Path.of("/sys"), Path.of("/proc"));
       if (refusal.isPresent()) {
-        System.err.println("kvprov provision: " + refusal.get());
+        spec.commandLine().getErr().println("kvprov provision: " + refusal.get());
         return ProvisioningRun.Exit.CONFIG.code;
       }
     }
