@@ -80,6 +80,8 @@ class PackageIT {
         .containsPattern("(?m)^-rw-r--r-- root/root .* \\./usr/share/kvprov/kvprov\\.jar$")
         .containsPattern("(?m)^-rw-r--r-- root/root .* \\./usr/share/kvprov/kvp\\.jar$")
         .containsPattern("(?m)^-rw-r--r-- root/root .* \\./lib/systemd/system/kvprov\\.service$")
+        .containsPattern(
+            "(?m)^-rw-r--r-- root/root .* \\./lib/systemd/system/kvprov-report-failure@\\.service$")
         .containsPattern("(?m)^drwx------ root/root .* \\./var/lib/kvprov/$");
     assertThat(conffiles.strip()).isEqualTo("/etc/kvprov/kvprov.toml");
     assertThat(depends).startsWith("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
@@ -89,6 +91,8 @@ class PackageIT {
         .isZero();
     assertThat(extracted.resolve("lib/systemd/system/kvprov.service"))
         .hasSameTextualContentAs(REPO.resolve("systemd/kvprov.service"));
+    assertThat(extracted.resolve("lib/systemd/system/kvprov-report-failure@.service"))
+        .hasSameTextualContentAs(REPO.resolve("systemd/kvprov-report-failure@.service"));
     assertThat(extracted.resolve("etc/kvprov/kvprov.toml"))
         .hasSameTextualContentAs(REPO.resolve("debian/src/deb/etc/kvprov.toml"));
     assertThat(extracted.resolve("usr/share/kvprov/cds-archive"))
