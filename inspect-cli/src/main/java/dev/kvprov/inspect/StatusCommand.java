@@ -163,7 +163,7 @@ final class StatusCommand implements Callable<Integer> {
     // on the running system, this VM's only (an image may carry the VM it was captured from);
     // a rescued disk's are its own VM's
     return ProvisioningStatus.markers(
-        root, isLive() ? dev.kvprov.kvp.VmId.read(root).value() : null);
+        root.resolve("var/lib/kvprov"), isLive() ? dev.kvprov.kvp.VmId.read(root).value() : null);
   }
 
   private void print(ProvisioningStatus v) {
