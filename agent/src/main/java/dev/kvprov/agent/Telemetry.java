@@ -1,6 +1,7 @@
 package dev.kvprov.agent;
 
 import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.logging.Logging;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
@@ -20,6 +21,8 @@ final class Telemetry {
 
   static KvpTelemetry from(AgentConfig config, SystemRoot root, VmId vmId, PrintStream err) {
     AgentConfig.Telemetry t = config.telemetry();
+    // logback writes the stderr lines: set up in code, or from the root's logback.xml.
+    Logging.configure(root.resolve(Logging.CONFIG_FILE), err, System.getenv());
     KvpTelemetry.Builder builder =
         KvpTelemetry.builder()
             .serviceName("kvprov")
@@ -58,13 +61,18 @@ final class Telemetry {
     if (t.stderrLevel().equals("off")) {
       builder.noStderrMirror();
     } else {
-      builder.stderrLevel(KvprovRecord.Level.valueOf(t.stderrLevel().toUpperCase(Locale.ROOT)));
+      builder
+          .stderrLevel(KvprovRecord.Level.valueOf(t.stderrLevel().toUpperCase(Locale.ROOT)))
+          .stderrLines(Logging.mirrorLines());
     }
     if (!t.otlpEndpoint().isBlank()) {
       builder.otlpEndpoint(t.otlpEndpoint());
     }
     // The agent owns the VM's pool and its JVM: an earlier boot's records are archived and
     // cleared before the first span, the SDK's own trouble is said once, and SIGTERM flushes.
-    return builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();
+    KvpTelemetry telemetry = builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();
+    // The program's log events become records of this telemetry: KVP, OTLP and the mirror.
+    Logging.sendTo(telemetry);
+    return telemetry;
   }
 }

@@ -150,7 +150,9 @@ final class ItemLine {
       case "end", "finish", "span" -> {
         // kvprov's OpenTelemetry status of a span that did not fail is "unset": it ended well
         boolean ok = status.isEmpty() || status.equals("success") || status.equals("unset");
-        b.append(" ").append(ok ? "ok" : status);
+        // one that did not fail but warned (kvprov: an attempt tried again) says so
+        boolean warned = ok && !message.isEmpty() && event.path("level").asText().equals("WARN");
+        b.append(" ").append(warned ? "warning" : ok ? "ok" : status);
         Duration length = length(event);
         if (length != null) {
           b.append(" ").append(Text.secondsValue(length)).append("s");

@@ -75,7 +75,8 @@ final class KvprovSpans implements SpanReader {
       node.end = end.end().orElse(null);
       node.endSinceBoot = end.endSinceBoot().orElse(null);
       node.status = end.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
-      node.message = end.errorMessage().orElse("");
+      // a failure's error, or what a span that did not fail warned of (an attempt retried)
+      node.message = end.errorMessage().or(end::warning).orElse("");
     }
     return node;
   }

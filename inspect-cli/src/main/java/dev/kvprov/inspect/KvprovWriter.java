@@ -68,6 +68,9 @@ final class KvprovWriter extends Writer {
     // when the item happened, since boot: an end record's end, any other record's time
     (r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot())
         .ifPresent(d -> node.put("since_boot_s", Text.millis(d) / 1e3));
+    if (message == null) {
+      message = r.warning().orElse(null); // a span that did not fail, but warned: a retry
+    }
     if (message != null) {
       node.put("message", message);
     }

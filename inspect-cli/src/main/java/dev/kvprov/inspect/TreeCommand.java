@@ -144,7 +144,8 @@ final class TreeCommand implements Callable<Integer> {
     String failed = "FAILED" + (message.isEmpty() ? "" : ": " + message);
     String status =
         switch (node.status) {
-          case "ok" -> "ok";
+          // a span that did not fail but warned (kvprov: an attempt tried again)
+          case "ok" -> message.isEmpty() ? "ok" : style.warn("warning: " + message);
           case "error" ->
               style.error(head.length() + failed.length() <= COLUMNS ? failed : "FAILED");
           default -> style.warn("STARTED, NEVER FINISHED");

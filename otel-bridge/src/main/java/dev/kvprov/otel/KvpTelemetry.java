@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -132,11 +133,13 @@ public final class KvpTelemetry implements AutoCloseable {
     if (b.mirrorLevel != null) {
       mirror =
           new StderrMirror(
-              b.stderr,
+              b.stderrLines != null
+                  ? b.stderrLines
+                  : StderrMirror.printing(b.stderr, StderrLine.stderrIsJournal(b.environment)),
               b.mirrorLevel,
-              StderrMirror.stderrIsJournal(b.environment),
               redactor,
-              clock);
+              clock,
+              failures);
       traces.addSpanProcessor(mirror);
       logs.addLogRecordProcessor(mirror);
     } else {
@@ -326,11 +329,7 @@ public final class KvpTelemetry implements AutoCloseable {
     requireNonNull(report, "report");
     boolean written = kvp != null && kvp.report(report);
     if (mirror != null) {
-      try {
-        mirror.report(report);
-      } catch (RuntimeException e) {
-        failures.failure("stderr", e);
-      }
+      mirror.report(report); // a failing sink is reported by the mirror
     }
     return written;
   }
@@ -408,6 +407,7 @@ public final class KvpTelemetry implements AutoCloseable {
     private int recordBudget = 300;
     private PrintStream stderr = System.err;
     private KvprovRecord.Level mirrorLevel = KvprovRecord.Level.INFO;
+    private Consumer<StderrLine> stderrLines;
     private Map<String, String> environment = System.getenv();
     private String otlpEndpoint;
     private Duration otlpTimeout = Duration.ofSeconds(2);
@@ -474,6 +474,17 @@ public final class KvpTelemetry implements AutoCloseable {
     /** The least severe level mirrored to stderr (default INFO). */
     public Builder stderrLevel(KvprovRecord.Level level) {
       this.mirrorLevel = requireNonNull(level, "level");
+      return this;
+    }
+
+    /**
+     * Hands the mirror's lines to {@code sink} instead of printing them on {@link #stderr}: to a
+     * program's logging backend, say, which then decides their form and where they go (the journal
+     * priorities too). Only lines at or above {@link #stderrLevel} reach it, secrets already
+     * masked; one that throws is reported once and the program goes on.
+     */
+    public Builder stderrLines(Consumer<StderrLine> sink) {
+      this.stderrLines = requireNonNull(sink, "sink");
       return this;
     }
 

@@ -141,6 +141,16 @@ public record KvprovRecord(
     return field(KvpRecordFormat.ERROR);
   }
 
+  /**
+   * What a span that did not fail ended with all the same ({@link KvprovAttributes#WARNING}): an
+   * attempt that failed and was tried again, say.
+   */
+  public Optional<String> warning() {
+    return kind == Kind.END
+        ? Optional.ofNullable(attributes.get(KvprovAttributes.WARNING))
+        : Optional.empty();
+  }
+
   private static Optional<Instant> instant(String text) {
     return Optional.ofNullable(Rfc3339.parseOrNull(text));
   }

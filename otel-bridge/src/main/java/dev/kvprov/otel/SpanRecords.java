@@ -15,7 +15,6 @@ import static dev.kvprov.otel.KvpRecordFormat.STATUS;
 import static dev.kvprov.otel.KvpRecordFormat.TIME;
 import static dev.kvprov.otel.KvpRecordFormat.TRACE;
 
-import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.Value;
 import io.opentelemetry.api.logs.Severity;
@@ -39,9 +38,6 @@ import java.util.concurrent.TimeUnit;
  * redacted, with times in UTC milliseconds and seconds since boot.
  */
 final class SpanRecords {
-  /** A span event may set its level with this attribute ({@code debug|info|warn|error}). */
-  static final AttributeKey<String> LEVEL = AttributeKey.stringKey("kvprov.level");
-
   private static final DateTimeFormatter RFC_3339_MILLIS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
@@ -98,7 +94,7 @@ final class SpanRecords {
     fields.add(field(NAME, redactor.redact(span.getName())));
     return new KvprovRecord(
         KvprovRecord.Kind.END,
-        failed ? KvprovRecord.Level.ERROR : KvprovRecord.Level.INFO,
+        endLevel(span),
         vmId,
         span.getSpanId(),
         fields,
@@ -166,8 +162,21 @@ final class SpanRecords {
         Attributes.empty());
   }
 
+  /**
+   * A span end's level: ERROR when it failed, WARN when it ended with a {@link
+   * KvprovAttributes#WARNING warning}, INFO otherwise.
+   */
+  static KvprovRecord.Level endLevel(SpanData span) {
+    if (span.getStatus().getStatusCode() == StatusCode.ERROR) {
+      return KvprovRecord.Level.ERROR;
+    }
+    return span.getAttributes().get(KvprovAttributes.WARNING) != null
+        ? KvprovRecord.Level.WARN
+        : KvprovRecord.Level.INFO;
+  }
+
   static KvprovRecord.Level eventLevel(EventData event) {
-    String level = event.getAttributes().get(LEVEL);
+    String level = event.getAttributes().get(KvprovAttributes.LEVEL);
     if (level != null) {
       try {
         return KvprovRecord.Level.valueOf(level.toUpperCase(Locale.ROOT));

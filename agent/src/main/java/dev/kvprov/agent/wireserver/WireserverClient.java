@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.http.Attempts;
 import dev.kvprov.agent.http.Backoff;
 import dev.kvprov.agent.http.BoundedExchange;
 import dev.kvprov.agent.http.Deadline;
@@ -32,7 +33,8 @@ import javax.xml.stream.XMLStreamWriter;
  * default), or goal state plus XML {@code /machine?comp=health}; when the JSON endpoint answers
  * 404, the XML protocol is used from then on. Every request is retried with backoff and jitter
  * (honouring {@code Retry-After}) until the overall deadline (20 minutes by default: the platform
- * reboots an unprovisioned VM at about that time). Each attempt is a span.
+ * reboots an unprovisioned VM at about that time). Each attempt is a span; one that failed is a
+ * warning when another follows, an error when it was the last.
  */
 public final class WireserverClient {
   private static final String XML_VERSION = "2012-11-30";
@@ -280,9 +282,8 @@ public final class WireserverClient {
       } catch (IOException e) {
         last = what + ": " + BoundedExchange.describe(e);
       }
-      span.setStatus(StatusCode.ERROR, last);
-      span.end();
       Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
+      Attempts.failed(span, last, wait);
       if (wait.isEmpty()) {
         throw new WireserverException(
             "the health report did not reach the wireserver "

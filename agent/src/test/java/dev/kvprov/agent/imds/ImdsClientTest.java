@@ -2,6 +2,7 @@ package dev.kvprov.agent.imds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kvprov.agent.config.AgentConfig;
@@ -11,6 +12,7 @@ import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.KvprovAttributes;
 import dev.kvprov.otel.KvprovRecord;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -65,6 +67,11 @@ class ImdsClientTest {
         telemetry.tracer());
   }
 
+  private ImdsClient downFor1500Millis() {
+    return client(
+        Scenario.IMDS_DOWN, Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofMillis(1500));
+  }
+
   private ImdsClient client(Scenario scenario) {
     return client(scenario, Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofSeconds(20));
   }
@@ -90,6 +97,10 @@ class ImdsClientTest {
         .containsExactly("imds.parse", "imds.attempt", "imds.fetch");
   }
 
+  private static String warning(KvprovRecord r) {
+    return r.attributes().get(KvprovAttributes.WARNING);
+  }
+
   @Test
   void flakyImds_isRetried_eachAttemptASpanWithItsStatus() throws Exception {
     ImdsInstance instance = client(Scenario.FLAKY_IMDS).fetch();
@@ -107,7 +118,48 @@ class ImdsClientTest {
                         io.opentelemetry.api.common.AttributeKey.longKey(
                             "http.response.status_code")))
         .containsExactly(500L, 503L, 429L, 200L);
-    assertThat(attempts.get(0).errorMessage()).contains("IMDS answered HTTP 500");
+    // Failed, then retried: warnings, not errors; a boot that recovered has no ERROR record.
+    assertThat(attempts)
+        .extracting(KvprovRecord::level)
+        .containsExactly(
+            KvprovRecord.Level.WARN,
+            KvprovRecord.Level.WARN,
+            KvprovRecord.Level.WARN,
+            KvprovRecord.Level.INFO);
+    assertThat(attempts).extracting(r -> r.status().orElseThrow()).containsOnly("unset");
+    assertThat(warning(attempts.get(0)))
+        .matches("IMDS answered HTTP 500; trying again in \\d+(\\.\\d)? s");
+    assertThat(spans()).noneMatch(r -> r.level() == KvprovRecord.Level.ERROR);
+  }
+
+  @Test
+  void imdsDown_onlyTheLastAttempt_isAnError_theOnesRetriedAreWarnings() {
+    ImdsClient client = downFor1500Millis();
+
+    assertThatThrownBy(client::fetch).isInstanceOf(ImdsException.class);
+
+    List<KvprovRecord> attempts =
+        spansUnchecked().stream().filter(r -> r.name().orElse("").equals("imds.attempt")).toList();
+    assertThat(attempts).hasSizeGreaterThan(2);
+    KvprovRecord last = attempts.get(attempts.size() - 1);
+    assertThat(last.level()).isEqualTo(KvprovRecord.Level.ERROR);
+    assertThat(last.errorMessage()).contains("IMDS answered HTTP 503");
+    assertThat(warning(last)).isNull();
+    assertThat(attempts.subList(0, attempts.size() - 1))
+        .allSatisfy(
+            r -> {
+              assertThat(r.level()).isEqualTo(KvprovRecord.Level.WARN);
+              assertThat(r.errorMessage()).isEmpty();
+              assertThat(warning(r)).startsWith("IMDS answered HTTP 503; trying again in ");
+            });
+  }
+
+  private List<KvprovRecord> spansUnchecked() {
+    try {
+      return spans();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test
@@ -136,18 +188,16 @@ class ImdsClientTest {
     assertThat(simulator.imdsRequests()).isEqualTo(3);
     assertThat(spans())
         .filteredOn(r -> r.name().orElse("").equals("imds.parse"))
-        .extracting(r -> r.status().orElseThrow())
-        .containsExactly("error", "error", "unset");
+        .extracting(KvprovRecord::level, r -> warning(r) != null)
+        .containsExactly(
+            tuple(KvprovRecord.Level.WARN, true),
+            tuple(KvprovRecord.Level.WARN, true),
+            tuple(KvprovRecord.Level.INFO, false));
   }
 
   @Test
   void imdsDown_givesUpAtTheDeadline_sayingWhatWentWrong() {
-    ImdsClient client =
-        client(
-            Scenario.IMDS_DOWN,
-            Duration.ofSeconds(1),
-            Duration.ofMillis(100),
-            Duration.ofMillis(1500));
+    ImdsClient client = downFor1500Millis();
 
     assertThatThrownBy(client::fetch)
         .isInstanceOf(ImdsException.class)
@@ -188,11 +238,11 @@ class ImdsClientTest {
     assertThat(simulator.imdsRequests()).isEqualTo(3);
     assertThat(spans())
         .filteredOn(r -> r.name().orElse("").equals("imds.attempt"))
-        .extracting(r -> r.errorMessage().orElse(""))
+        .extracting(r -> String.valueOf(warning(r)).replaceAll("; trying again in .*", ""))
         .containsExactly(
             "IMDS could not be reached: no complete answer within 0.4 s",
             "IMDS could not be reached: no complete answer within 0.4 s",
-            "");
+            "null");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.kvprov.agent.wireserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,10 +11,20 @@ import com.fasterxml.jackson.dataformat.xml.XmlMapper;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.KvpRecordFormat;
+import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.KvprovAttributes;
+import dev.kvprov.otel.KvprovRecord;
 import io.opentelemetry.api.OpenTelemetry;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Health reports to the simulated wireserver, in both protocols and through its failures. */
 class WireserverClientTest {
@@ -108,6 +119,49 @@ class WireserverClientTest {
     client.report(Health.ready());
 
     assertThat(simulator.reports()).hasSize(1);
+  }
+
+  @Test
+  void aFlakyWireserver_theAttemptsRetried_areWarnings_noneAnError(@TempDir Path dir)
+      throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    try (KvpTelemetry telemetry =
+        KvpTelemetry.builder()
+            .vmId(new VmId(VmId.UNKNOWN, "test"))
+            .kvp(pool)
+            .noStderrMirror()
+            .environment(Map.of())
+            .build()) {
+      simulator = AzureSimulator.builder().scenario(Scenario.WIRESERVER_FLAKY).failures(2).start();
+      new WireserverClient(
+              new AgentConfig.Wireserver(
+                  simulator.wireserverEndpoint(),
+                  "json",
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(30)),
+              "kvprov v0.1.0",
+              telemetry.tracer())
+          .report(Health.ready());
+    }
+
+    List<KvprovRecord> ends =
+        KvpRecordFormat.decode(pool.read().records()).records().stream()
+            .map(KvpRecordFormat.DecodedRecord::record)
+            .filter(r -> r.kind() == KvprovRecord.Kind.END)
+            .toList();
+    assertThat(ends)
+        .filteredOn(r -> r.name().orElse("").equals("wireserver.attempt"))
+        .extracting(
+            KvprovRecord::level,
+            r ->
+                String.valueOf(r.attributes().get(KvprovAttributes.WARNING))
+                    .replaceAll("in \\d+(\\.\\d)? s$", "in N s"))
+        .containsExactly(
+            tuple(KvprovRecord.Level.WARN, "json health: HTTP 503; trying again in N s"),
+            tuple(KvprovRecord.Level.WARN, "json health: HTTP 503; trying again in N s"),
+            tuple(KvprovRecord.Level.INFO, "null"));
+    assertThat(ends).noneMatch(r -> r.level() == KvprovRecord.Level.ERROR);
   }
 
   @Test
