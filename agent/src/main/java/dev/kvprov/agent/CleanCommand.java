@@ -98,7 +98,7 @@ final class CleanCommand implements Callable<Integer> {
     }
     // Traced before the archives go, into the pool (which stays: it is the host's).
     try (KvpTelemetry telemetry =
-        Telemetry.from(config, root, VmId.read(options.root), System.err)) {
+        Telemetry.quiet(config, root, VmId.read(options.root), System.err)) {
       Span span =
           telemetry
               .tracer()

@@ -48,7 +48,7 @@ final class PlatformQuery {
     config.warnings().forEach(w -> err.println("kvprov " + command + ": warning: " + w));
     SystemRoot root = new SystemRoot(options.root);
     VmId vmId = VmId.read(options.root);
-    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {
+    try (KvpTelemetry telemetry = Telemetry.quiet(config, root, vmId, System.err)) {
       Span span = telemetry.tracer().spanBuilder(command).startSpan();
       OvfEnvironment env = null;
       try (Scope ignored = span.makeCurrent()) {

@@ -20,6 +20,19 @@ final class Telemetry {
   private Telemetry() {}
 
   static KvpTelemetry from(AgentConfig config, SystemRoot root, VmId vmId, PrintStream err) {
+    return from(config, root, vmId, err, KvprovRecord.Level.DEBUG);
+  }
+
+  /**
+   * For the commands whose output is data (metadata, render-ignition, clean): traced into KVP the
+   * same, but their stderr says only warnings and errors, whatever the configured level.
+   */
+  static KvpTelemetry quiet(AgentConfig config, SystemRoot root, VmId vmId, PrintStream err) {
+    return from(config, root, vmId, err, KvprovRecord.Level.WARN);
+  }
+
+  private static KvpTelemetry from(
+      AgentConfig config, SystemRoot root, VmId vmId, PrintStream err, KvprovRecord.Level floor) {
     AgentConfig.Telemetry t = config.telemetry();
     // logback writes the stderr lines: set up in code, or from the root's logback.xml.
     Logging.configure(root.resolve(Logging.CONFIG_FILE), err, System.getenv());
@@ -62,7 +75,8 @@ final class Telemetry {
       builder.noStderrMirror();
     } else {
       builder
-          .stderrLevel(KvprovRecord.Level.valueOf(t.stderrLevel().toUpperCase(Locale.ROOT)))
+          .stderrLevel(
+              max(KvprovRecord.Level.valueOf(t.stderrLevel().toUpperCase(Locale.ROOT)), floor))
           .stderrLines(Logging.mirrorLines());
     }
     if (!t.otlpEndpoint().isBlank()) {
@@ -74,5 +88,9 @@ final class Telemetry {
     // The program's log events become records of this telemetry: KVP, OTLP and the mirror.
     Logging.sendTo(telemetry);
     return telemetry;
+  }
+
+  private static KvprovRecord.Level max(KvprovRecord.Level a, KvprovRecord.Level b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 }
