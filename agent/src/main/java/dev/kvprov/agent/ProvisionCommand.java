@@ -45,7 +45,11 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Steps: hostname, user, password, sudoers, sshd, ssh-keys.",
+      "Steps: hostname, user, password, sudoers, sshd, ssh-keys. A first run with",
+      "--only or --skip is this VM's provisioning: it is reported Ready and the",
+      "markers are written (later full runs do nothing; `kvprov clean` forgets).",
+      "Chosen steps always run, even on a VM provisioned before; the platform then",
+      "hears nothing more (a failure goes to KVP only).",
       "",
       "Exit status: 0 provisioned (or nothing to do); 2 configuration error, or",
       "refused (not root, not Azure); 10 IMDS; 11 media; 12 host name; 13 user;",

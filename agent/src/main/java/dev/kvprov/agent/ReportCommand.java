@@ -13,6 +13,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -90,8 +91,9 @@ final class ReportCommand implements Runnable {
       },
       footer = {
         "",
-        "Exit status: 0 reported; 2 configuration or usage error; 20 the wireserver",
-        "did not accept it (the PROVISIONING_REPORT then says so).",
+        "Exit status: 0 reported; 2 usage error; 20 the wireserver did not accept it",
+        "(the PROVISIONING_REPORT then says so). A configuration error is said, and",
+        "the report goes on with what could be read of it.",
         "",
         "Examples:",
         "  kvprov report ready",
@@ -117,8 +119,10 @@ final class ReportCommand implements Runnable {
       },
       footer = {
         "",
-        "Exit status: 0 reported; 2 configuration or usage error; 20 the wireserver",
-        "did not accept it (the PROVISIONING_REPORT is written all the same).",
+        "Exit status: 0 reported; 2 usage error, or refused: this VM was reported",
+        "Ready before (--force); 20 the wireserver did not accept it (the",
+        "PROVISIONING_REPORT is written all the same). A configuration error is said,",
+        "and the report goes on with what could be read of it.",
         "",
         "Examples:",
         "  kvprov report failure --reason \"ignition: disk layout\"",
@@ -143,6 +147,11 @@ final class ReportCommand implements Runnable {
         defaultValue = "external",
         description = "Where it failed (default: ${DEFAULT-VALUE}).")
     String step;
+
+    @Option(
+        names = "--force",
+        description = "Report it even when this VM was reported Ready before.")
+    boolean force;
 
     @Option(
         names = "--detail",
@@ -170,17 +179,18 @@ final class ReportCommand implements Runnable {
       Map<String, String> supporting = new LinkedHashMap<>();
       supporting.put("step", step);
       supporting.putAll(details);
-      return failure(common, reason.strip(), supporting, spec.commandLine().getErr());
+      return failure(common, reason.strip(), supporting, force, spec.commandLine().getErr());
     }
   }
 
   static int ready(Common common, PrintWriter err) throws InterruptedException {
     return report(
         common,
+        common.options.loadOrFallback("report", err),
         err,
         "ready",
         (platform, context) -> {
-          if (!platform.ready(common.kvpOnly)) {
+          if (!common.kvpOnly && !platform.ready()) {
             return false;
           }
           ProvisioningState state =
@@ -197,14 +207,26 @@ final class ReportCommand implements Runnable {
                     + " written: "
                     + IoErrors.reason(e));
           }
-          return true;
+          return platform.succeeded();
         });
   }
 
-  static int failure(Common common, String reason, Map<String, String> supporting, PrintWriter err)
+  static int failure(
+      Common common, String reason, Map<String, String> supporting, boolean force, PrintWriter err)
       throws InterruptedException {
+    AgentConfig config = common.options.loadOrFallback("report", err);
+    VmId vmId = VmId.read(common.options.root);
+    Path state = new SystemRoot(common.options.root).resolve(config.stateDirectory().toString());
+    if (!force && new ProvisioningState(state).next(vmId) == ProvisioningState.Next.NOTHING) {
+      // A unit failing on a later boot did not fail the provisioning the platform saw succeed.
+      err.println(
+          "kvprov report: this VM was provisioned and reported Ready already; a failure now is"
+              + " not a failed provisioning (--force reports it all the same)");
+      return ProvisioningRun.Exit.CONFIG.code;
+    }
     return report(
         common,
+        config,
         err,
         "failure",
         (platform, context) -> platform.failed(reason, supporting, common.kvpOnly));
@@ -221,9 +243,9 @@ final class ReportCommand implements Runnable {
    * Sends one report, traced. Messages go to {@code err}; the trace's own stderr mirror to the
    * process's stderr (the journal under systemd), as for {@code provision}.
    */
-  private static int report(Common common, PrintWriter err, String kind, Outcome outcome)
+  private static int report(
+      Common common, AgentConfig config, PrintWriter err, String kind, Outcome outcome)
       throws InterruptedException {
-    AgentConfig config = common.options.loadOrFallback("kvprov report", err);
     SystemRoot root = new SystemRoot(common.options.root);
     VmId vmId = VmId.read(common.options.root);
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {

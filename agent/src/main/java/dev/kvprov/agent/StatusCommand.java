@@ -89,7 +89,7 @@ final class StatusCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout goes with --wait, and is a number of seconds");
     }
-    AgentConfig config = options.loadOrFallback("kvprov status", err);
+    AgentConfig config = options.loadOrFallback("status", err);
     SystemRoot root = new SystemRoot(options.root);
     Path pool = root.resolve(config.telemetry().kvpDirectory().toString()).resolve(".kvp_pool_1");
     long started = System.nanoTime();

@@ -100,6 +100,45 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void chosenSteps_runOnAProvisionedVm_andNeverTellThePlatformAgain() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).isZero();
+      Path keys = root.resolve("home/azureuser/.ssh/authorized_keys");
+      Files.delete(keys);
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config(simulator, "", "");
+      PrintStream err = new PrintStream(stderr, true, UTF_8);
+
+      // A full run finds nothing to do; the chosen step does its work.
+      assertThat(ProvisionCommand.run(options, media, err)).isZero();
+      assertThat(keys).doesNotExist();
+      assertThat(
+              ProvisionCommand.run(
+                  options,
+                  media,
+                  java.util.EnumSet.of(dev.kvprov.agent.provision.steps.Step.SSH_KEYS),
+                  err))
+          .isZero();
+      assertThat(keys).exists();
+      assertThat(simulator.reports()).hasSize(1);
+
+      // A chosen step that fails on a VM the platform saw Ready is in KVP only.
+      Files.delete(root.resolve("etc/hostname"));
+      Files.createDirectory(root.resolve("etc/hostname"));
+      assertThat(
+              ProvisionCommand.run(
+                  options,
+                  media,
+                  java.util.EnumSet.of(dev.kvprov.agent.provision.steps.Step.HOSTNAME),
+                  err))
+          .isEqualTo(12);
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(report().get("reason")).contains("Hostname setup failed");
+    }
+  }
+
+  @Test
   void aConfigurationError_isReportedToThePlatform_namingTheFileAndLine_throughTheEndpointsRead()
       throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {

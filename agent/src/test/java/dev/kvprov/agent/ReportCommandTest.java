@@ -115,6 +115,25 @@ class ReportCommandTest {
   }
 
   @Test
+  void aFailureAfterReady_isRefused_unlessForced() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(run(simulator, "report", "ready")).as(err.toString()).isZero();
+
+      assertThat(run(simulator, "report", "failure", "--reason", "a later unit failed"))
+          .isEqualTo(2);
+      assertThat(err.toString())
+          .contains("kvprov report: this VM was provisioned and reported Ready already")
+          .doesNotContain("kvprov kvprov");
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(ProvisioningReport.parse(reports().get(0).value()).isSuccess()).isTrue();
+
+      assertThat(run(simulator, "report", "failure", "--reason", "a later unit failed", "--force"))
+          .isZero();
+      assertThat(simulator.reports()).hasSize(2);
+    }
+  }
+
+  @Test
   void kvpOnly_writesTheRecord_andSendsNothing() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(

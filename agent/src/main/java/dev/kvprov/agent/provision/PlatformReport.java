@@ -42,26 +42,15 @@ public final class PlatformReport {
   }
 
   /**
-   * Ready to the wireserver, then the success report. When the wireserver does not accept it, the
-   * report in KVP says so instead.
+   * Ready to the wireserver. When it does not accept it, the report in KVP says so; when it does,
+   * {@link #succeeded()} writes the success report, once the caller's bookkeeping is done.
    *
    * @return whether the platform accepted Ready
    */
   public boolean ready() throws InterruptedException {
-    return ready(false);
-  }
-
-  /**
-   * Ready, as {@link #ready()}; with {@code kvpOnly}, the success report alone.
-   *
-   * @return whether the platform accepted Ready (with {@code kvpOnly}: whether KVP has it)
-   */
-  public boolean ready(boolean kvpOnly) throws InterruptedException {
-    if (kvpOnly) {
-      return telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
-    }
     try {
       wireserver.report(Health.ready());
+      return true;
     } catch (WireserverException e) {
       Map<String, String> supporting = new LinkedHashMap<>();
       supporting.put("step", "report_ready");
@@ -70,8 +59,15 @@ public final class PlatformReport {
       telemetry.report(failure("Failed to report ready", supporting));
       return false;
     }
-    telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
-    return true;
+  }
+
+  /**
+   * The success report in KVP (replacing any failure).
+   *
+   * @return whether KVP has it
+   */
+  public boolean succeeded() {
+    return telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
   }
 
   /**

@@ -22,6 +22,7 @@ import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.ProvisioningStatus;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
@@ -40,7 +41,9 @@ import java.util.Set;
  * steps; the "provisioned" marker; Ready to the wireserver, and only then the "reported" marker (so
  * a Ready that never arrived is retried next boot); the {@code PROVISIONING_REPORT} last. On a
  * failure: a report with a stable reason per step, NotReady/ProvisioningFailed with the same text,
- * and a non-zero {@link Exit} code. Telemetry failures never fail the run.
+ * and a non-zero {@link Exit} code. Telemetry failures never fail the run. Chosen {@link Step}s
+ * ({@code --only}, {@code --skip}) run even on a VM reported Ready before, which the platform then
+ * hears nothing more about.
  */
 public final class ProvisioningRun {
   /** The exit codes of {@code kvprov provision}. */
@@ -115,14 +118,15 @@ public final class ProvisioningRun {
 
   /** Runs, reports, and says how it ended. */
   public Exit run() throws InterruptedException {
-    if (new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
-        == ProvisioningState.Next.NOTHING) {
+    if (!partial()
+        && new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
+            == ProvisioningState.Next.NOTHING) {
       // Every later boot: one record, nothing else.
       telemetry
           .logger()
           .logRecordBuilder()
           .setSeverity(Severity.INFO)
-          .setBody("already provisioned and reported Ready for VM " + vmId + ": nothing to do")
+          .setBody(ProvisioningStatus.ALREADY_PROVISIONED + " for VM " + vmId + ": nothing to do")
           .emit();
       return Exit.OK;
     }
@@ -145,27 +149,49 @@ public final class ProvisioningRun {
         new ProvisioningState(root.resolve(config.stateDirectory().toString()));
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
-    if (steps.size() < Step.values().length) {
+    if (partial()) {
       span.setAttribute(
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
     }
     PlatformReport platform =
         new PlatformReport(config.wireserver(), telemetry, vmId, agentVersion);
-    if (next == ProvisioningState.Next.PROVISION) {
+    // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
+    // VM does its work); but the platform, told Ready before, hears nothing more of them.
+    boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
+    if (next == ProvisioningState.Next.PROVISION || partial()) {
       try {
-        provision(platform.wireserver());
+        provision(platform.wireserver(), !reportedBefore);
       } catch (ImdsException e) {
         return fail(
-            platform, "imds", "Failed to fetch instance metadata", e.getMessage(), Exit.IMDS);
+            platform,
+            "imds",
+            "Failed to fetch instance metadata",
+            e.getMessage(),
+            Exit.IMDS,
+            reportedBefore);
       } catch (OvfException e) {
         return fail(
-            platform, "media", "Failed to read provisioning media", e.getMessage(), Exit.MEDIA);
+            platform,
+            "media",
+            "Failed to read provisioning media",
+            e.getMessage(),
+            Exit.MEDIA,
+            reportedBefore);
       } catch (ProvisioningException e) {
-        return fail(platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()));
+        return fail(
+            platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()), reportedBefore);
       } catch (RuntimeException e) {
         // A bug must not leave the platform waiting for a report until it gives up on the VM.
         return fail(
-            platform, "internal", "Provisioning failed unexpectedly", e.toString(), Exit.INTERNAL);
+            platform,
+            "internal",
+            "Provisioning failed unexpectedly",
+            e.toString(),
+            Exit.INTERNAL,
+            reportedBefore);
+      }
+      if (reportedBefore) {
+        return Exit.OK;
       }
       try {
         state.markProvisioned(vmId);
@@ -190,6 +216,8 @@ public final class ProvisioningRun {
               + IoErrors.reason(e)
               + "): the next boot will report it again");
     }
+    // Last: whoever waits for the report (kvprov status --wait) finds the markers in place.
+    platform.succeeded();
     return Exit.OK;
   }
 
@@ -211,11 +239,11 @@ public final class ProvisioningRun {
     }
   }
 
-  private void provision(WireserverClient wireserver)
+  private void provision(WireserverClient wireserver, boolean reportInProgress)
       throws ImdsException, OvfException, ProvisioningException, InterruptedException {
     ImdsInstance instance = new ImdsClient(config.imds(), telemetry.tracer()).fetch();
     OvfEnvironment env = config.mediaEnabled() ? media.read() : null;
-    if (config.reportInProgress()) {
+    if (reportInProgress && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
       } catch (WireserverException e) {
@@ -268,14 +296,27 @@ public final class ProvisioningRun {
     }
   }
 
+  /**
+   * Reports the failure: to the platform and KVP, or to KVP alone when the platform was told Ready
+   * before (chosen steps rerun on a provisioned VM) — a healthy VM is never reported failed.
+   */
   private static Exit fail(
-      PlatformReport platform, String step, String reason, String detail, Exit exit)
+      PlatformReport platform,
+      String step,
+      String reason,
+      String detail,
+      Exit exit,
+      boolean reportedBefore)
       throws InterruptedException {
     Map<String, String> supporting = new LinkedHashMap<>();
     supporting.put("step", step);
     supporting.put("exit_code", String.valueOf(exit.code));
     supporting.put("detail", detail);
-    platform.failed(reason, supporting, false);
+    platform.failed(reason, supporting, reportedBefore);
     return exit;
+  }
+
+  private boolean partial() {
+    return steps.size() < Step.values().length;
   }
 }
