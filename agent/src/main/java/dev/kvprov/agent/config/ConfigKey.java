@@ -12,7 +12,7 @@ import java.util.Locale;
 enum ConfigKey {
   SSH_AUTHORIZED_KEYS_PATH("ssh.authorized_keys_path", Type.STRING, ".ssh/authorized_keys"),
   SSH_QUERY_SSHD_CONFIG("ssh.query_sshd_config", Type.BOOLEAN, true),
-  SSH_AUTHORIZED_KEYS_DIR("ssh.authorized_keys_dir", Type.STRING, ""),
+  SSH_AUTHORIZED_KEYS_DIR("ssh.authorized_keys_dir", Type.HOME_DIRECTORY, ""),
   SSH_SSHD_DROP_IN("ssh.sshd_drop_in", Type.DROP_IN, "00-kvprov.conf"),
   HOSTNAME_BACKENDS(
       "hostname_provisioners.backends",
@@ -91,6 +91,10 @@ enum ConfigKey {
         new Type("a number of seconds (finite, not negative)", List.of(), false);
     static final Type INTEGER = new Type("a whole number from 10 to 100000", List.of(), false);
     static final Type STRING_LIST = new Type("a list of strings", List.of(), true);
+    static final Type HOME_DIRECTORY =
+        new Type(
+            "a directory inside the home, relative to it (no leading /, no .., no %), or \"\"",
+            List.of(), false);
     static final Type DROP_IN =
         new Type("a file name ending in .conf, without a directory", List.of(), false);
 
@@ -145,10 +149,29 @@ enum ConfigKey {
       if (this == URL && !text.matches("https?://[^\\s/]+(/\\S*)?")) {
         throw new IllegalArgumentException();
       }
+      if (this == HOME_DIRECTORY && !isInsideHome(text)) {
+        throw new IllegalArgumentException();
+      }
       if (this == DROP_IN && !text.matches("[A-Za-z0-9][A-Za-z0-9._-]*\\.conf")) {
         throw new IllegalArgumentException();
       }
       return allowed.isEmpty() ? text : text.toLowerCase(Locale.ROOT);
+    }
+
+    /** A relative path with no way out of the home: no .., no %-token, no control character. */
+    private static boolean isInsideHome(String text) {
+      if (text.isEmpty()) {
+        return true;
+      }
+      if (text.startsWith("/") || text.contains("%") || text.chars().anyMatch(c -> c < 0x20)) {
+        return false;
+      }
+      for (String part : text.split("/")) {
+        if (part.equals("..")) {
+          return false;
+        }
+      }
+      return !java.nio.file.Path.of(text).normalize().toString().isEmpty(); // not the home itself
     }
   }
 }

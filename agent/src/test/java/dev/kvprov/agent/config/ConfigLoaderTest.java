@@ -154,6 +154,18 @@ class ConfigLoaderTest {
             new String[] {"[wireserver]\nprotocol = \"soap\"\n", "expected one of json, xml"},
             new String[] {
               "[imds]\nendpoint = \"ftp://x\"\n", "expected an http:// or https:// URL"
+            },
+            new String[] {
+              "[ssh]\nauthorized_keys_dir = \"../../etc/sudoers.d\"\n",
+              "expected a directory inside the home"
+            },
+            new String[] {
+              "[ssh]\nauthorized_keys_dir = \"/etc/ssh/keys.d\"\n",
+              "expected a directory inside the home"
+            },
+            new String[] {"[ssh]\nauthorized_keys_dir = \".\"\n", "expected a directory inside"},
+            new String[] {
+              "[ssh]\nsshd_drop_in = \"../sshd_config\"\n", "expected a file name ending in .conf"
             })) {
       Path file = write("etc/kvprov/kvprov.toml", bad[0]);
 

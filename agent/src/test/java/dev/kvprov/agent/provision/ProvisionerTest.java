@@ -158,15 +158,24 @@ class ProvisionerTest {
         .provision();
 
     Path fragment = root.resolve("home/azureuser/.ssh/authorized_keys.d/kvprov");
-    // The key the platform placed explicitly stays where it asked; the other is the fragment.
-    assertThat(Files.readAllLines(fragment)).containsExactly(KEY2);
-    assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
-        .containsExactly(KEY);
+    // The platform names the usual file for every key (as IMDS does): with fragments, that is
+    // the fragment.
+    assertThat(Files.readAllLines(fragment)).containsExactly(KEY, KEY2);
+    assertThat(root.resolve("home/azureuser/.ssh/authorized_keys")).doesNotExist();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fragment.getParent())))
         .isEqualTo("rwx------");
     assertThat(root.resolve("etc/ssh/sshd_config.d/80-kvprov.conf"))
         .hasContent("PasswordAuthentication no");
     assertThat(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")).doesNotExist();
+
+    // A key the platform wants somewhere else of the home still goes there.
+    provisioner(root)
+        .authorizedKeysDirectory(".ssh/authorized_keys.d")
+        .sshKeys(List.of(new SshKey(KEY2, Optional.of("/home/azureuser/.ssh/deploy_keys"))))
+        .build()
+        .provision(java.util.EnumSet.of(Step.SSH_KEYS));
+    assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/deploy_keys")))
+        .containsExactly(KEY2);
   }
 
   @Test

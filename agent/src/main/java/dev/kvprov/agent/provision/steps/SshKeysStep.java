@@ -54,13 +54,11 @@ final class SshKeysStep implements Step.Action {
       span.setAttribute(
           "authorized_keys_file.source", sshdReads.isEmpty() ? "configuration" : "sshd -T");
     }
-    Path defaultFile;
-    if (target.authorizedKeysDirectory().isEmpty()) {
-      String pattern = sshdReads.isEmpty() ? target.authorizedKeysFile() : sshdReads.get(0);
-      defaultFile = Path.of(home).resolve(expand(pattern, home, user)).normalize();
-    } else {
-      Path directory =
-          Path.of(home).resolve(expand(target.authorizedKeysDirectory(), home, user)).normalize();
+    String pattern = sshdReads.isEmpty() ? target.authorizedKeysFile() : sshdReads.get(0);
+    Path keysFile = Path.of(home).resolve(expand(pattern, home, user)).normalize();
+    Path defaultFile = keysFile;
+    if (!target.authorizedKeysDirectory().isEmpty()) {
+      Path directory = Path.of(home).resolve(target.authorizedKeysDirectory()).normalize();
       defaultFile = directory.resolve(FRAGMENT);
       checkSshdReads(directory, sshdReads, home, user, span);
     }
@@ -74,7 +72,8 @@ final class SshKeysStep implements Step.Action {
         throw machine.failure("a key path holds a control character");
       }
       Path file = defaultFile;
-      if (key.path().isPresent()) {
+      // The platform names the usual file for every key; with fragments, that means the fragment.
+      if (key.path().isPresent() && !isUsualFile(key.path().get(), keysFile, home)) {
         Path asked = Path.of(key.path().get()).normalize();
         if (!asked.isAbsolute()
             || !asked.startsWith(Path.of(home))
@@ -89,6 +88,12 @@ final class SshKeysStep implements Step.Action {
     for (var file : byFile.entrySet()) {
       install(entry, file.getKey(), file.getValue(), span);
     }
+  }
+
+  /** Whether {@code asked} is the one authorized_keys file, sshd's or the usual one. */
+  private static boolean isUsualFile(String asked, Path keysFile, String home) {
+    Path path = Path.of(asked).normalize();
+    return path.equals(keysFile) || path.equals(Path.of(home, ".ssh", "authorized_keys"));
   }
 
   /**
