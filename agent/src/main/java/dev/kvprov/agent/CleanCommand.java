@@ -5,6 +5,9 @@ import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.PoolArchive;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.kvp.StaleClearResult;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -34,11 +37,13 @@ import picocli.CommandLine.Option;
     description = {
       "Forget that this system was provisioned (before capturing an image).",
       "",
-      "An image made from it then provisions again on its first boot.",
-      "Removes the markers (<vm id>.provisioned, <vm id>.ready) from the state",
-      "directory; with --logs also kvprov's KVP archives, the late-records log and",
-      "the saved provisioning media. Users, keys and files made by provisioning stay:",
-      "deprovisioning them is the image builder's choice."
+      "An image made from it then provisions again on its first boot. Removes the",
+      "markers (<vm id>.provisioned, <vm id>.ready) from the state directory, in a",
+      "span 'clean' in KVP. --logs also removes kvprov's archives of earlier boots'",
+      "pools, the late-records log and any copy of the provisioning media, and",
+      "empties the KVP pool itself (no trace is left there: the captured image must",
+      "not carry this VM's records into the VMs made from it). Users, keys and files",
+      "made by provisioning stay: deprovisioning them is the image builder's choice."
     },
     footer = {
       "",
@@ -59,11 +64,16 @@ final class CleanCommand implements Callable<Integer> {
   private static final Pattern MARKER =
       Pattern.compile("([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|unknown)\\.(provisioned|ready)");
 
+  /** The pools kvprov archives: pool 1, and the others should a reader ever have put them there. */
+  private static final int POOLS = 4;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin ConfigOptions options;
 
-  @Option(names = "--logs", description = "Also remove the KVP archives and saved media.")
+  @Option(
+      names = "--logs",
+      description = "Also remove the archives and logs, and empty the KVP pool.")
   boolean logs;
 
   @Option(names = "--dry-run", description = "Only print what would be removed.")
@@ -77,10 +87,11 @@ final class CleanCommand implements Callable<Integer> {
     try {
       config = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov clean: " + e.getMessage());
+      ConfigOptions.print("clean", e.findings(), err::println);
       return ProvisioningRun.Exit.CONFIG.code;
     }
     SystemRoot root = new SystemRoot(options.root);
+    Path pool = root.resolve(config.telemetry().kvpDirectory().toString()).resolve(".kvp_pool_1");
     List<Path> doomed;
     try {
       doomed = doomed(config, root);
@@ -88,46 +99,72 @@ final class CleanCommand implements Callable<Integer> {
       err.println("kvprov clean: " + IoErrors.describe(e));
       return 1;
     }
-    if (doomed.isEmpty()) {
+    boolean emptyPool = logs && Files.isRegularFile(pool, LinkOption.NOFOLLOW_LINKS);
+    if (doomed.isEmpty() && !emptyPool) {
       out.println("nothing to clean");
       return 0;
     }
     if (dryRun) {
       doomed.forEach(p -> out.println("would remove " + p));
+      if (emptyPool) {
+        out.println("would empty " + pool);
+      }
       return 0;
     }
-    // Traced before the archives go, into the pool (which stays: it is the host's).
+    if (logs) {
+      // Nothing is traced: the pool is emptied last, and an archive of it must not be made.
+      int failures = remove(doomed, out, err);
+      try {
+        StaleClearResult cleared =
+            PoolFile.builder().file(pool).build().clear(); // no archive configured: none made
+        if (cleared.outcome() == StaleClearResult.Outcome.CLEARED) {
+          out.println("emptied " + pool + " (" + cleared.recordsCleared() + " records)");
+        }
+      } catch (IOException e) {
+        failures++;
+        err.println("kvprov clean: " + pool + ": " + IoErrors.reason(e));
+      }
+      return failures == 0 ? 0 : 1;
+    }
     try (KvpTelemetry telemetry =
         Telemetry.quiet(config, root, VmId.read(options.root), System.err)) {
       Span span =
           telemetry
               .tracer()
               .spanBuilder("clean")
-              .setAttribute("logs", logs)
               .setAttribute("files", (long) doomed.size())
               .startSpan();
-      int failures = 0;
       try (Scope ignored = span.makeCurrent()) {
-        for (Path file : doomed) {
-          try {
-            Files.deleteIfExists(file);
-            out.println("removed " + file);
-          } catch (IOException e) {
-            failures++;
-            err.println("kvprov clean: " + file + ": " + IoErrors.reason(e));
-          }
-        }
+        int failures = remove(doomed, out, err);
         if (failures > 0) {
           span.setStatus(StatusCode.ERROR, failures + " file(s) could not be removed");
         }
+        return failures == 0 ? 0 : 1;
       } finally {
         span.end();
       }
-      return failures == 0 ? 0 : 1;
     }
   }
 
-  /** The regular files to remove; links are removed themselves, never followed. */
+  private static int remove(List<Path> doomed, PrintWriter out, PrintWriter err) {
+    int failures = 0;
+    for (Path file : doomed) {
+      try {
+        Files.deleteIfExists(file);
+        out.println("removed " + file);
+      } catch (IOException e) {
+        failures++;
+        err.println("kvprov clean: " + file + ": " + IoErrors.reason(e));
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * The files to remove, by their names only (a link is removed itself, never followed): markers,
+   * and with {@code --logs} kvprov's own logs and archive copies — never another file that happens
+   * to share their directories.
+   */
   private List<Path> doomed(AgentConfig config, SystemRoot root) throws IOException {
     List<Path> files = new ArrayList<>();
     Path state = root.resolve(config.stateDirectory().toString());
@@ -143,13 +180,8 @@ final class CleanCommand implements Callable<Integer> {
     }
     Path archive = root.resolve(config.telemetry().archiveDirectory().toString());
     if (logs && Files.isDirectory(archive, LinkOption.NOFOLLOW_LINKS)) {
-      try (DirectoryStream<Path> entries = Files.newDirectoryStream(archive)) {
-        for (Path entry : entries) {
-          if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)
-              || Files.isSymbolicLink(entry)) {
-            files.add(entry);
-          }
-        }
+      for (int pool = 0; pool < POOLS; pool++) {
+        files.addAll(PoolArchive.copies(archive, pool));
       }
     }
     files.sort(null);

@@ -29,9 +29,10 @@ class CleanCommandTest {
         new String[] {VM + ".provisioned", VM + ".ready", "late-records.log", "notes.txt"}) {
       Files.writeString(state.resolve(name), "x\n");
     }
-    Files.writeString(archive.resolve("kvp_pool_1.20261124T101010Z"), "records");
+    Files.writeString(archive.resolve("pool1-1795600000.kvp"), "records");
+    Files.writeString(archive.resolve("notes.txt"), "the administrator's\n");
     Files.writeString(root.resolve("outside"), "not ours\n");
-    Files.createSymbolicLink(archive.resolve("link"), root.resolve("outside"));
+    Files.createSymbolicLink(archive.resolve("pool1-1795600001.kvp"), root.resolve("outside"));
   }
 
   private int run(String... args) {
@@ -53,7 +54,7 @@ class CleanCommandTest {
     assertThat(state.resolve(VM + ".ready")).doesNotExist();
     assertThat(state.resolve("late-records.log")).exists();
     assertThat(state.resolve("notes.txt")).exists();
-    assertThat(archive.resolve("kvp_pool_1.20261124T101010Z")).exists();
+    assertThat(archive.resolve("pool1-1795600000.kvp")).exists();
     assertThat(out.toString()).contains("removed " + state.resolve(VM + ".ready"));
 
     out.getBuffer().setLength(0);
@@ -64,16 +65,34 @@ class CleanCommandTest {
   @Test
   void cleanLogs_alsoRemovesTheArchivesAndLog_neverFollowingALink() {
     assertThat(run("clean", "--logs", "--dry-run")).isZero();
-    assertThat(out.toString()).contains("would remove " + archive.resolve("link"));
+    assertThat(out.toString()).contains("would remove " + archive.resolve("pool1-1795600001.kvp"));
     assertThat(state.resolve(VM + ".ready")).exists();
 
     assertThat(run("clean", "--logs")).as(err.toString()).isZero();
 
     assertThat(state.resolve(VM + ".ready")).doesNotExist();
     assertThat(state.resolve("late-records.log")).doesNotExist();
-    assertThat(archive.resolve("kvp_pool_1.20261124T101010Z")).doesNotExist();
-    assertThat(archive.resolve("link")).doesNotExist();
+    assertThat(archive.resolve("pool1-1795600000.kvp")).doesNotExist();
+    assertThat(archive.resolve("pool1-1795600001.kvp")).doesNotExist();
     assertThat(root.resolve("outside")).hasContent("not ours");
     assertThat(state.resolve("notes.txt")).exists();
+    assertThat(archive.resolve("notes.txt")).exists();
+  }
+
+  @Test
+  void cleanLogs_emptiesThePool_andLeavesNoArchiveOfIt() throws Exception {
+    Path kvp = Files.createDirectories(root.resolve("var/lib/hyperv"));
+    dev.kvprov.kvp.PoolFile pool = dev.kvprov.kvp.PoolFile.open(kvp, 1);
+    pool.append(new dev.kvprov.kvp.KvpRecord("template-vm", "web-template, 10.0.0.4"));
+    Files.setLastModifiedTime(
+        kvp.resolve(".kvp_pool_1"), java.nio.file.attribute.FileTime.fromMillis(0));
+
+    assertThat(run("clean", "--logs")).as(err.toString()).isZero();
+
+    assertThat(out.toString()).contains("emptied " + kvp.resolve(".kvp_pool_1") + " (1 records)");
+    assertThat(Files.size(kvp.resolve(".kvp_pool_1"))).isZero();
+    try (var left = Files.list(archive)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("notes.txt");
+    }
   }
 }
