@@ -92,8 +92,7 @@ final class ProvisionCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    boolean image = spec.commandLine().getParseResult().hasMatchedOption("--root");
-    if (!force && !image) {
+    if (!force && new SystemRoot(options.root).isLive()) {
       Optional<String> refusal = AzureHost.refusal(Path.of("/sys"), Path.of("/proc"));
       if (refusal.isPresent()) {
         spec.commandLine().getErr().println("kvprov provision: " + refusal.get());
@@ -183,8 +182,11 @@ final class ProvisionCommand implements Callable<Integer> {
         supporting.put("step", "config");
         supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
         supporting.put("detail", e.getMessage());
+        // An image's root (an image pipeline, a test) tells a wireserver only one its files name:
+        // the built-in one belongs to whatever machine runs the pipeline.
+        boolean kvpOnly = !root.isLive() && !config.wireserverConfigured();
         new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION)
-            .failed(configurationReason(e), supporting, false);
+            .failed(configurationReason(e), supporting, kvpOnly);
       } finally {
         span.end();
       }

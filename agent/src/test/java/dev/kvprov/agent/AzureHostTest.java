@@ -59,5 +59,7 @@ class AzureHostTest {
     cli.setErr(new java.io.PrintWriter(err, true));
     assertThat(cli.execute("provision")).isEqualTo(2);
     assertThat(err.toString()).startsWith("kvprov provision: ").contains("--force");
+    // `--root /` is the running system all the same.
+    assertThat(cli.execute("provision", "--root", "/")).isEqualTo(2);
   }
 }

@@ -164,6 +164,26 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void anUnreadableConfiguration_onAnImageRoot_isReportedInKvpOnly() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      Path config = dir.resolve("broken.toml");
+      Files.writeString(
+          config, "[wireserver\nendpoint = \"" + simulator.wireserverEndpoint() + "\"\n");
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+      int exit = ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+
+      assertThat(exit).isEqualTo(2);
+      // No endpoint could be read, and this is no running system: the built-in wireserver
+      // belongs to whatever machine runs this, so only KVP hears of it: no attempt is made.
+      assertThat(simulator.reports()).isEmpty();
+      assertThat(report().get("reason")).contains("Configuration error in " + config + ":1");
+      assertThat(stderr.toString(UTF_8)).doesNotContain("wireserver.attempt");
+    }
+  }
+
+  @Test
   void aConfigurationError_onAVmProvisionedBefore_isNotReportedAsAFailedProvisioning()
       throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {

@@ -42,6 +42,16 @@ public final class AgentConfig {
     return files;
   }
 
+  /** Whether the wireserver's endpoint was given by a file, not the built-in one. */
+  public boolean wireserverConfigured() {
+    return !settings.get(ConfigKey.WIRESERVER_ENDPOINT).origin().equals("default");
+  }
+
+  /** Whether IMDS's endpoint was given by a file, not the built-in one. */
+  public boolean imdsConfigured() {
+    return !settings.get(ConfigKey.IMDS_ENDPOINT).origin().equals("default");
+  }
+
   /** Settings for the instance metadata service client. */
   public record Imds(
       URI endpoint,
