@@ -7,6 +7,7 @@ import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.VmId;
+import dev.kvprov.otel.HumanDuration;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.KvprovSpanTree;
@@ -22,6 +23,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,8 +47,8 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 succeeded; 1 failed; 2 usage error; 3 the pool cannot be",
-      "read; 4 no verdict yet (not started, or running).",
+      "Exit status: 0 succeeded; 1 failed; 2 usage error; 3 the root or the pool",
+      "cannot be read; 4 no verdict yet (not started, or running).",
       "",
       "Examples:",
       "  kvprov status",
@@ -66,31 +68,36 @@ final class StatusCommand implements Callable<Integer> {
 
   @Option(
       names = "--timeout",
-      paramLabel = "SECONDS",
-      description = "With --wait: give up after this many seconds (default: never).")
-  Double timeoutSeconds;
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "With --wait: give up after this long (200ms, 30s, 5m, 1h; default: never).")
+  Duration timeout;
 
   @Option(
       names = "--interval",
-      paramLabel = "SECONDS",
-      defaultValue = "0.5",
-      description = "With --wait: how often to look, in seconds (default: ${DEFAULT-VALUE}).")
-  double intervalSeconds;
+      paramLabel = "DURATION",
+      defaultValue = "500ms",
+      converter = DurationConverter.class,
+      description = "With --wait: how often to look (default: ${DEFAULT-VALUE}).")
+  Duration interval;
 
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (!(intervalSeconds > 0) || Double.isInfinite(intervalSeconds)) {
+    if (interval.isZero()) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "--interval must be a number of seconds above 0");
+          spec.commandLine(), "--interval must be longer than 0");
     }
-    if (timeoutSeconds != null && (!waitForVerdict || !(timeoutSeconds >= 0))) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--timeout goes with --wait, and is a number of seconds");
+    if (timeout != null && !waitForVerdict) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--timeout goes with --wait");
+    }
+    SystemRoot root = new SystemRoot(options.root);
+    if (!Files.isDirectory(root.path())) {
+      err.println("kvprov status: " + root.path() + ": no such directory");
+      return 3;
     }
     AgentConfig config = options.loadOrFallback("status", err);
-    SystemRoot root = new SystemRoot(options.root);
     Path pool = root.resolve(config.telemetry().kvpDirectory().toString()).resolve(".kvp_pool_1");
     long started = System.nanoTime();
     while (true) {
@@ -101,14 +108,31 @@ final class StatusCommand implements Callable<Integer> {
         err.println("kvprov status: " + pool + ": " + IoErrors.reason(e));
         return 3;
       }
-      boolean timedOut =
-          timeoutSeconds != null
-              && System.nanoTime() - started >= (long) (timeoutSeconds * 1_000_000_000L);
+      long elapsed = System.nanoTime() - started;
+      boolean timedOut = timeout != null && elapsed >= timeout.toNanos();
       if (status.decided() || !waitForVerdict || timedOut) {
         print(status, pool, out);
         return status.exitCode();
       }
-      Thread.sleep(Duration.ofNanos((long) (intervalSeconds * 1_000_000_000L)).toMillis());
+      long wait = interval.toNanos();
+      if (timeout != null) {
+        wait = Math.min(wait, Math.max(1, timeout.toNanos() - elapsed));
+      }
+      TimeUnit.NANOSECONDS.sleep(wait);
+    }
+  }
+
+  /**
+   * The same durations as {@code kvp status}'s: {@code 200ms}, {@code 30s}, {@code 5m}, {@code 1h}.
+   */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String text) {
+      try {
+        return HumanDuration.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
   }
 

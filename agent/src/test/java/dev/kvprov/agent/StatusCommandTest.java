@@ -95,7 +95,7 @@ class StatusCommandTest {
     assertThat(status()).isEqualTo(1);
     assertThat(out.toString())
         .startsWith("status:   failed\nreason:   Failed to fetch instance metadata\n");
-    assertThat(status("--json", "--wait", "--timeout", "5")).isEqualTo(1);
+    assertThat(status("--json", "--wait", "--timeout", "10m")).isEqualTo(1);
     JsonNode json = new ObjectMapper().readTree(out.toString());
     assertThat(json.get("status").asText()).isEqualTo("failed");
     assertThat(json.get("report").get("result").asText()).isEqualTo("error");
@@ -104,8 +104,18 @@ class StatusCommandTest {
 
   @Test
   void waitingOnARunThatNeverComes_givesUpAtTheTimeout() {
-    assertThat(status("--wait", "--timeout", "0.3", "--interval", "0.1")).isEqualTo(4);
-    assertThat(status("--timeout", "1")).isEqualTo(2);
+    assertThat(status("--wait", "--timeout", "300ms", "--interval", "100ms")).isEqualTo(4);
+    assertThat(status("--timeout", "1s")).isEqualTo(2);
     assertThat(err.toString()).contains("--timeout goes with --wait");
+    assertThat(status("--wait", "--interval", "0")).isEqualTo(2);
+    assertThat(status("--wait", "--timeout", "0.5")).isEqualTo(2);
+    assertThat(err.toString()).contains("'0.5' is not a duration: give e.g. 200ms, 30s, 5m or 1h");
+  }
+
+  @Test
+  void aRootThatIsNotThere_isExit3() throws Exception {
+    Files.walk(root).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    assertThat(status()).isEqualTo(3);
+    assertThat(err.toString()).isEqualTo("kvprov status: " + root + ": no such directory\n");
   }
 }

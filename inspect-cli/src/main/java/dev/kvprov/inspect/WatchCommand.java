@@ -11,8 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -204,24 +202,13 @@ final class WatchCommand implements Callable<Integer> {
 
   /** {@code 200ms}, {@code 30s}, {@code 5m}, {@code 1h}; a bare number is seconds. */
   static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    // Six digits at most: even 999999h stays within the nanosecond arithmetic of the loop.
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,6})(ms|s|m|h)?");
-
     @Override
     public Duration convert(String text) {
-      Matcher m = DURATION.matcher(text);
-      if (!m.matches()) {
-        throw new CommandLine.TypeConversionException(
-            "'" + text + "' is not a duration: give e.g. 200ms, 30s, 5m or 1h");
+      try {
+        return dev.kvprov.otel.HumanDuration.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
       }
-      long n = Long.parseLong(m.group(1));
-      String unit = m.group(2) == null ? "s" : m.group(2);
-      return switch (unit) {
-        case "ms" -> Duration.ofMillis(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofSeconds(n);
-      };
     }
   }
 }
