@@ -218,6 +218,51 @@ class ProvisionerTest {
     assertThat(after).isEqualTo(before);
   }
 
+  @Test
+  void anSshdConfigLinkedToUsrsDefault_becomesTheAdministratorsCopy_andUsrIsUntouched()
+      throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), false);
+    Path shipped = Files.createDirectories(root.resolve("usr/share/ssh")).resolve("sshd_config");
+    String defaults = "UsePAM yes\nSubsystem sftp internal-sftp\n";
+    Files.writeString(shipped, defaults);
+    Path config = root.resolve("etc/ssh/sshd_config");
+    Files.delete(config);
+    Files.createSymbolicLink(config, Path.of("../../usr/share/ssh/sshd_config"));
+
+    provisioner(root).build().provision(java.util.EnumSet.of(Step.SSHD));
+
+    assertThat(Files.isSymbolicLink(config)).isFalse();
+    assertThat(config)
+        .hasContent("UsePAM yes\nSubsystem sftp internal-sftp\nPasswordAuthentication no");
+    assertThat(shipped).hasContent(defaults.strip());
+  }
+
+  @Test
+  void aDirectoryLinkedIntoUsr_isRefused() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    Path shipped = Files.createDirectories(root.resolve("usr/lib/sudoers.d"));
+    Path dropIns = root.resolve("etc/sudoers.d");
+    if (Files.exists(dropIns)) {
+      try (Stream<Path> files = Files.list(dropIns)) {
+        for (Path f : files.toList()) {
+          Files.delete(f);
+        }
+      }
+      Files.delete(dropIns);
+    }
+    Files.createSymbolicLink(dropIns, Path.of("../usr/lib/sudoers.d"));
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root).build().provision(java.util.EnumSet.of(Step.USER, Step.SUDOERS)))
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessageStartingWith("refusing to write /usr/lib/sudoers.d/")
+        .satisfies(e -> assertThat(((ProvisioningException) e).step()).isEqualTo(Step.SUDOERS));
+    try (Stream<Path> files = Files.list(shipped)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
   private static Map<Path, String> snapshot(Path root) throws IOException {
     Map<Path, String> files = new HashMap<>();
     try (Stream<Path> walk = Files.walk(root)) {

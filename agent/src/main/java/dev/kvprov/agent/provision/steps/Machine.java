@@ -5,6 +5,7 @@ import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -65,15 +66,43 @@ final class Machine {
     AtomicFiles.write(file, content, mode, uid, gid);
   }
 
-  /** Fails the step when {@code file} lies under the target's {@code /usr}. */
+  /**
+   * Fails the step when writing {@code file} would write under the target's {@code /usr}: its
+   * directory, links and all, is there. A link as the file itself does not count: a write replaces
+   * the link with a file of its own (an {@code /etc} file linked to {@code /usr}'s default becomes
+   * the administrator's copy).
+   */
   void refuseUsr(Path file) throws ProvisioningException {
-    Path usr = root.resolve("/usr");
-    if (file.toAbsolutePath().normalize().startsWith(usr)) {
+    Path usr = real(root.resolve("/usr"));
+    Path absolute = file.toAbsolutePath().normalize();
+    Path parent = absolute.getParent();
+    Path real = parent == null ? absolute : real(parent).resolve(absolute.getFileName());
+    if (real.startsWith(usr)) {
+      Path shown = real.startsWith(root.path()) ? root.path().relativize(real) : real;
       throw new ProvisioningException(
           step,
           "refusing to write /"
-              + root.path().relativize(file.toAbsolutePath().normalize())
+              + shown.toString().replaceFirst("^/+", "")
               + ": nothing is written under /usr");
+    }
+  }
+
+  /**
+   * {@code path} with every link followed: its nearest existing ancestor's real path, then the
+   * rest.
+   */
+  private static Path real(Path path) {
+    Path existing = path;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return path;
+    }
+    try {
+      return existing.toRealPath().resolve(existing.relativize(path));
+    } catch (IOException e) {
+      return path; // unreadable: judged by its name
     }
   }
 

@@ -41,20 +41,24 @@ final class SshdStep implements Step.Action {
   public void run(Span span) throws ProvisioningException, IOException, InterruptedException {
     String directive = "PasswordAuthentication " + (passwordAuthentication ? "yes" : "no");
     span.setAttribute("directive", directive);
+    // Read as the target reads it (links followed inside the root); written in /etc/ssh itself,
+    // a link there replaced by the file (on images whose sshd_config links to /usr's default).
     Path main = machine.root.resolve("/etc/ssh/sshd_config");
     String config = Files.exists(main) ? Files.readString(main) : "";
     Path target;
     String content;
     if (INCLUDES_DROP_INS.matcher(config).find()) {
       // sshd keeps the first value it reads: the drop-in's name decides its rank among the others.
-      target = machine.root.resolve("/etc/ssh/sshd_config.d/" + dropIn);
+      target = machine.root.resolve("/etc/ssh/sshd_config.d").resolve(dropIn);
       content = directive + "\n";
     } else {
-      target = main;
+      target = machine.root.resolve("/etc/ssh").resolve("sshd_config");
       content = withDirective(config, directive);
     }
     span.setAttribute("file", target.toString());
-    boolean unchanged = Files.exists(target) && Files.readString(target).equals(content);
+    boolean unchanged =
+        Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+            && Files.readString(target).equals(content);
     span.setAttribute("changed", !unchanged);
     // Checked before it takes effect, and checked again when unchanged: a broken file left by an
     // earlier run must not pass for a good one.
