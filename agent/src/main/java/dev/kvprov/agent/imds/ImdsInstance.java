@@ -1,7 +1,7 @@
 package dev.kvprov.agent.imds;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,58 +11,35 @@ import java.util.Optional;
  * ignored; the values are checked by {@link ImdsClient} before it returns.
  *
  * @param compute the {@code compute} section
- * @param network the {@code network} section; absent in some answers
+ * @param network the {@code network} section as sent; absent in some answers
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ImdsInstance(Compute compute, Network network) {
+public record ImdsInstance(Compute compute, JsonNode network) {
 
-  /** The first private and public IPv4 address of the first interface, when IMDS names them. */
+  /** The first interface's first private IPv4 address, when IMDS names one. */
   public Optional<String> privateIpv4() {
-    return firstAddress().map(IpAddress::privateIpAddress).filter(a -> !a.isBlank());
+    return address("privateIpAddress");
   }
 
-  /** The public IPv4 address (a load balancer's or the VM's own), when there is one. */
+  /** The first interface's first public IPv4 address (its own or a load balancer's), if any. */
   public Optional<String> publicIpv4() {
-    return firstAddress().map(IpAddress::publicIpAddress).filter(a -> a != null && !a.isBlank());
+    return address("publicIpAddress");
   }
 
-  private Optional<IpAddress> firstAddress() {
-    if (network == null || network.interfaces().isEmpty()) {
+  /**
+   * Read leniently, as a tree: the agent acts on none of it, so a shape it does not expect must not
+   * fail IMDS's answer (and with it provisioning).
+   */
+  private Optional<String> address(String field) {
+    if (network == null) {
       return Optional.empty();
     }
-    Interface first = network.interfaces().get(0);
-    if (first == null || first.ipv4() == null || first.ipv4().ipAddress().isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.ofNullable(first.ipv4().ipAddress().get(0))
-        .filter(a -> a.privateIpAddress() != null);
+    JsonNode value =
+        network.path("interface").path(0).path("ipv4").path("ipAddress").path(0).path(field);
+    return value.isTextual() && !value.asText().isBlank()
+        ? Optional.of(value.asText())
+        : Optional.empty();
   }
-
-  /** The {@code network} section: the VM's interfaces. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Network(@JsonProperty("interface") List<Interface> interfaces) {
-    public Network {
-      interfaces =
-          interfaces == null ? List.of() : interfaces.stream().filter(i -> i != null).toList();
-    }
-  }
-
-  /** One network interface. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Interface(Ipv4 ipv4, String macAddress) {}
-
-  /** An interface's IPv4 addresses. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Ipv4(List<IpAddress> ipAddress) {
-    public Ipv4 {
-      ipAddress =
-          ipAddress == null ? List.of() : ipAddress.stream().filter(a -> a != null).toList();
-    }
-  }
-
-  /** One address pair. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record IpAddress(String privateIpAddress, String publicIpAddress) {}
 
   /** The {@code compute} section. */
   @JsonIgnoreProperties(ignoreUnknown = true)

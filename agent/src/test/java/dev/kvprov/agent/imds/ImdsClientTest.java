@@ -97,6 +97,30 @@ class ImdsClientTest {
         .containsExactly("imds.parse", "imds.attempt", "imds.fetch");
   }
 
+  @Test
+  void theAddresses_areRead_andANetworkSectionOfAnotherShape_failsNothing() throws Exception {
+    ImdsInstance instance = client(Scenario.OK).fetch();
+    assertThat(instance.privateIpv4()).contains("10.1.2.5");
+    assertThat(instance.publicIpv4()).isEmpty();
+    simulator.close();
+
+    String json;
+    try (java.io.InputStream in = AzureSimulator.class.getResourceAsStream("instance.json")) {
+      json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    String odd =
+        json.substring(0, json.indexOf("\"network\"")) + "\"network\": {\"interface\": 7}}";
+    ImdsInstance reshaped =
+        client(
+                AzureSimulator.builder().instanceJson(odd),
+                Duration.ofSeconds(5),
+                Duration.ofMillis(50),
+                Duration.ofSeconds(20))
+            .fetch();
+    assertThat(reshaped.compute().name()).isEqualTo("sim-vm");
+    assertThat(reshaped.privateIpv4()).isEmpty();
+  }
+
   private static String warning(KvprovRecord r) {
     return r.attributes().get(KvprovAttributes.WARNING);
   }
