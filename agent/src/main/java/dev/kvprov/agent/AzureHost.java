@@ -22,19 +22,24 @@ final class AzureHost {
       return Optional.of(
           "provisioning the running system needs root; use --root DIR to provision an image");
     }
+    return notAzure(sys).map(why -> why + "; use --force to provision it anyway");
+  }
+
+  /** Why this machine (its {@code sys}) is no Azure VM, if it is none. */
+  static Optional<String> notAzure(Path sys) {
     String tag;
     try {
       tag = Files.readString(sys.resolve("class/dmi/id/chassis_asset_tag")).strip();
     } catch (IOException e) {
       tag = "";
     }
-    if (!tag.equals(AZURE_ASSET_TAG)) {
-      return Optional.of(
-          "this machine is not an Azure VM (its chassis asset tag is "
-              + (tag.isEmpty() ? "missing" : "'" + tag + "'")
-              + "); use --force to provision it anyway");
+    if (tag.equals(AZURE_ASSET_TAG)) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    return Optional.of(
+        "this machine is not an Azure VM (its chassis asset tag is "
+            + (tag.isEmpty() ? "missing" : "'" + tag + "'")
+            + ")");
   }
 
   private static boolean isRoot(Path proc) {

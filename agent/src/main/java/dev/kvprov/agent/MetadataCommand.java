@@ -120,13 +120,14 @@ final class MetadataCommand implements Callable<Integer> {
     }
     Map<String, Object> fields = json(data);
     if (key != null) {
+      String attribute = key.toUpperCase(Locale.ROOT);
       Object value =
-          attributes.containsKey(key)
-              ? attributes.get(key)
+          attributes.containsKey(attribute)
+              ? attributes.get(attribute)
               : fields.get(key.toLowerCase(Locale.ROOT));
       if (value == null) {
         boolean known =
-            ATTRIBUTES.contains(key) || fields.containsKey(key.toLowerCase(Locale.ROOT));
+            ATTRIBUTES.contains(attribute) || fields.containsKey(key.toLowerCase(Locale.ROOT));
         err.println(
             "kvprov metadata: "
                 + key

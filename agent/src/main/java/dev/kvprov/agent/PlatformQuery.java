@@ -20,7 +20,9 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * What the data commands ({@code metadata}, {@code render-ignition}) share: the configuration, IMDS
@@ -42,11 +44,24 @@ final class PlatformQuery {
     try {
       config = options.load();
     } catch (ConfigException e) {
-      err.println("kvprov " + command + ": " + e.getMessage());
+      ConfigOptions.print(command, e.findings(), err::println);
       return ProvisioningRun.Exit.CONFIG.code;
     }
-    config.warnings().forEach(w -> err.println("kvprov " + command + ": warning: " + w));
+    ConfigOptions.print(command, config.warnings(), err::println);
     SystemRoot root = new SystemRoot(options.root);
+    if (root.isLive() && !config.imdsConfigured()) {
+      // Off Azure the built-in IMDS never answers: say so now, not after minutes of retries.
+      Optional<String> notAzure = AzureHost.notAzure(Path.of("/sys"));
+      if (notAzure.isPresent()) {
+        err.println(
+            "kvprov "
+                + command
+                + ": "
+                + notAzure.get()
+                + "; to try it elsewhere, point --config at an IMDS such as `kvprov simulate`'s");
+        return ProvisioningRun.Exit.CONFIG.code;
+      }
+    }
     VmId vmId = VmId.read(options.root);
     try (KvpTelemetry telemetry = Telemetry.quiet(config, root, vmId, System.err)) {
       Span span = telemetry.tracer().spanBuilder(command).startSpan();

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,6 +41,9 @@ import picocli.CommandLine.Option;
       "  kvprov render-ignition --groups sudo,docker -o /run/ignition/kvprov.ign"
     })
 final class RenderIgnitionCommand implements Callable<Integer> {
+  /** A group name as shadow-utils takes it. */
+  private static final Pattern GROUP = Pattern.compile("[a-z_][a-z0-9_-]{0,30}");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin ConfigOptions options;
@@ -65,6 +69,13 @@ final class RenderIgnitionCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    for (String group : groups) {
+      if (!GROUP.matcher(group).matches()) {
+        // Ignition fails the whole boot on a group it cannot make: refuse it here.
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--groups: '" + group + "' is not a group name");
+      }
+    }
     return PlatformQuery.run(
         "render-ignition",
         options,

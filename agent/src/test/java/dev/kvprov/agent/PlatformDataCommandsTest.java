@@ -190,6 +190,32 @@ class PlatformDataCommandsTest {
     }
   }
 
+  @Test
+  void offAzure_theBuiltInImds_isNotWaitedFor() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        AzureHost.notAzure(Path.of("/sys")).isPresent(), "running on Azure");
+    for (String command : List.of("metadata", "render-ignition")) {
+      StringWriter errors = new StringWriter();
+      CommandLine cli = KvprovCommand.commandLine();
+      cli.setErr(new PrintWriter(errors, true));
+      assertThat(cli.execute(command)).isEqualTo(2);
+      assertThat(errors.toString())
+          .startsWith("kvprov " + command + ": this machine is not an Azure VM")
+          .contains("kvprov simulate");
+    }
+  }
+
+  @Test
+  void aGroupIgnitionCannotMake_isRefusedBeforeAnything() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(run(simulator, "render-ignition", "--groups", "sudo,")).isZero();
+      assertThat(run(simulator, "render-ignition", "--groups", "Sudo Users")).isEqualTo(2);
+      assertThat(err.toString()).contains("--groups: 'Sudo Users' is not a group name");
+      assertThat(run(simulator, "metadata", "kvprov_azure_vmsize")).isZero();
+      assertThat(out.toString()).isEqualTo("Standard_B2s\n");
+    }
+  }
+
   /**
    * Errors against Ignition's published schema, made as strict as Ignition's own parser: an object
    * with fields it does not know is refused (the schema alone lets them through).

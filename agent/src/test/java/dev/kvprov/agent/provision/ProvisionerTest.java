@@ -148,6 +148,21 @@ class ProvisionerTest {
   }
 
   @Test
+  void sudoersAlone_forAUserThatIsNotThere_fails_writingNothing() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .user("nosuchuser")
+                    .build()
+                    .provision(java.util.EnumSet.of(Step.SUDOERS)))
+        .isInstanceOf(ProvisioningException.class)
+        .hasMessage("no passwd entry for nosuchuser: the user step makes it");
+    assertThat(root.resolve("etc/sudoers.d/90-kvprov-nosuchuser")).doesNotExist();
+  }
+
+  @Test
   void anImmutableImage_getsItsKeysAsAFragment_andItsOwnDropInName() throws Exception {
     Path root = DemoRoot.create(dir.resolve("root"), true);
 

@@ -1,5 +1,6 @@
 package dev.kvprov.agent.provision.steps;
 
+import dev.kvprov.agent.os.Passwd;
 import io.opentelemetry.api.trace.Span;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,10 @@ final class SudoersStep implements Step.Action {
 
   @Override
   public void run(Span span) throws ProvisioningException, IOException, InterruptedException {
+    if (Passwd.lookup(machine.root, user).isEmpty()) {
+      // A rule for nobody (the user step not run, or failed) would wait for whoever takes the name.
+      throw machine.failure("no passwd entry for " + user + ": the user step makes it");
+    }
     String rule = user + " ALL=(ALL) " + (hasPassword ? "ALL" : "NOPASSWD: ALL") + "\n";
     // sudo skips drop-ins whose names contain a dot: spell it out, one-to-one ("a.b" and "a_b"
     // must not share a file).
