@@ -9,7 +9,6 @@ import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
-import dev.kvprov.agent.ovf.Secret;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.VmId;
@@ -118,7 +117,7 @@ final class FetchCommand implements Callable<Integer> {
         ProvisioningMedia media =
             mediaOptions.media(cfg, options.root, new ProcessCommandRunner(t.tracer()), t.tracer());
         OvfEnvironment env = media.read();
-        env.password().ifPresent(p -> registerSecret(t, p));
+        env.maskIn(t.redactor());
         out.println(
             "media: user "
                 + env.userName()
@@ -139,15 +138,6 @@ final class FetchCommand implements Callable<Integer> {
     } catch (ImdsException | OvfException e) {
       err.println("kvprov fetch: " + e.getMessage());
       return 1;
-    }
-  }
-
-  private static void registerSecret(KvpTelemetry telemetry, Secret secret) {
-    char[] chars = secret.copy();
-    try {
-      telemetry.redactor().register(new String(chars));
-    } finally {
-      java.util.Arrays.fill(chars, '\0');
     }
   }
 }

@@ -54,17 +54,32 @@ final class MetadataCommand implements Callable<Integer> {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** Every attribute name, in the order written; docs/commands.md maps Afterburn's to them. */
+  /** The attributes, in the order written; docs/commands.md maps Afterburn's to them. */
+  enum Attribute {
+    VM_ID(d -> Optional.ofNullable(d.vmId())),
+    VM_NAME(d -> Optional.ofNullable(d.vmName())),
+    LOCATION(d -> Optional.ofNullable(d.location())),
+    VMSIZE(d -> Optional.ofNullable(d.vmSize())),
+    HOSTNAME(d -> Optional.ofNullable(d.hostname())),
+    ADMIN_USERNAME(d -> Optional.ofNullable(d.adminUser())),
+    IPV4_PRIVATE(PlatformData::privateIpv4),
+    IPV4_PUBLIC(PlatformData::publicIpv4);
+
+    private final java.util.function.Function<PlatformData, Optional<String>> value;
+
+    Attribute(java.util.function.Function<PlatformData, Optional<String>> value) {
+      this.value = value;
+    }
+
+    /** As written: {@code KVPROV_AZURE_VMSIZE}. */
+    String attributeName() {
+      return "KVPROV_AZURE_" + name();
+    }
+  }
+
+  /** Every attribute name, in order. */
   static final List<String> ATTRIBUTES =
-      List.of(
-          "KVPROV_AZURE_VM_ID",
-          "KVPROV_AZURE_VM_NAME",
-          "KVPROV_AZURE_LOCATION",
-          "KVPROV_AZURE_VMSIZE",
-          "KVPROV_AZURE_HOSTNAME",
-          "KVPROV_AZURE_ADMIN_USERNAME",
-          "KVPROV_AZURE_IPV4_PRIVATE",
-          "KVPROV_AZURE_IPV4_PUBLIC");
+      java.util.Arrays.stream(Attribute.values()).map(Attribute::attributeName).toList();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -155,19 +170,9 @@ final class MetadataCommand implements Callable<Integer> {
    * character is left out too, and said: it would break the file's lines.
    */
   static Map<String, String> attributes(PlatformData data, PrintWriter err) {
-    List<Optional<String>> values =
-        List.of(
-            Optional.ofNullable(data.vmId()),
-            Optional.ofNullable(data.vmName()),
-            Optional.ofNullable(data.location()),
-            Optional.ofNullable(data.vmSize()),
-            Optional.ofNullable(data.hostname()),
-            Optional.ofNullable(data.adminUser()),
-            data.privateIpv4(),
-            data.publicIpv4());
     Map<String, Optional<String>> all = new LinkedHashMap<>();
-    for (int i = 0; i < ATTRIBUTES.size(); i++) {
-      all.put(ATTRIBUTES.get(i), values.get(i));
+    for (Attribute attribute : Attribute.values()) {
+      all.put(attribute.attributeName(), attribute.value.apply(data));
     }
     Map<String, String> attributes = new LinkedHashMap<>();
     all.forEach(

@@ -9,7 +9,6 @@ import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
-import dev.kvprov.agent.ovf.Secret;
 import dev.kvprov.agent.provision.PlatformData;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.IoErrors;
@@ -21,7 +20,6 @@ import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -77,8 +75,7 @@ final class PlatformQuery {
                       new ProcessCommandRunner(telemetry.tracer()),
                       telemetry.tracer())
                   .read();
-          env.password().ifPresent(p -> mask(telemetry, p));
-          env.customData().ifPresent(p -> mask(telemetry, p));
+          env.maskIn(telemetry.redactor());
         }
         return use.apply(PlatformData.of(instance, env), span);
       } catch (ImdsException e) {
@@ -104,14 +101,5 @@ final class PlatformQuery {
     span.setStatus(StatusCode.ERROR, message);
     err.println("kvprov " + command + ": " + message);
     return exit.code;
-  }
-
-  private static void mask(KvpTelemetry telemetry, Secret secret) {
-    char[] chars = secret.copy();
-    try {
-      telemetry.redactor().register(new String(chars));
-    } finally {
-      Arrays.fill(chars, '\0');
-    }
   }
 }

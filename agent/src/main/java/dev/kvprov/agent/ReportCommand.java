@@ -8,6 +8,7 @@ import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
@@ -51,18 +52,16 @@ final class ReportCommand implements Runnable {
   /** Supporting keys: plain words, and never one of the report's own fields. */
   private static final Pattern DETAIL_KEY = Pattern.compile("[a-z][a-z0-9_]{0,31}");
 
-  private static final Set<String> RESERVED =
-      Set.of(
-          "result",
-          "reason",
-          "agent",
-          "vm_id",
-          "timestamp",
-          "documentation_url",
-          "pps_type",
-          "step");
+  /** The report's own fields, and the step, which --step gives. */
+  private static final Set<String> RESERVED = reserved();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  private static Set<String> reserved() {
+    Set<String> reserved = new java.util.TreeSet<>(ProvisioningReport.ownFields());
+    reserved.add("step");
+    return java.util.Collections.unmodifiableSet(reserved);
+  }
 
   @Override
   public void run() {
@@ -172,7 +171,7 @@ final class ReportCommand implements Runnable {
                   + key
                   + "=…: a key is a lower-case word (a-z, 0-9, _) and not one of the report's own"
                   + " fields ("
-                  + String.join(", ", RESERVED.stream().sorted().toList())
+                  + String.join(", ", RESERVED)
                   + ")");
         }
       }

@@ -1,6 +1,7 @@
 package dev.kvprov.inspect;
 
 import dev.kvprov.otel.ProvisioningReport;
+import dev.kvprov.otel.ProvisioningStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,13 +36,10 @@ final class BootSection {
     if (item.writer().equals(Writers.REPORT.name())) {
       report = item.value();
     } else if (item.writer().equals(Writers.KVPROV.name())
-        && item.value().contains(ALREADY_PROVISIONED)) {
+        && item.value().contains(ProvisioningStatus.ALREADY_PROVISIONED)) {
       alreadyProvisioned = true;
     }
   }
-
-  /** What kvprov logs on every boot after the one that provisioned the VM. */
-  private static final String ALREADY_PROVISIONED = "already provisioned and reported Ready";
 
   /** The boot's PROVISIONING_REPORT as stored (the last, should there be two), or null. */
   String report() {

@@ -63,6 +63,14 @@ public record ProvisioningReport(List<Field> fields) {
     fields = List.copyOf(fields);
   }
 
+  /**
+   * The report's own fields, which supporting data must not name: {@code result}, {@code reason},
+   * {@code agent}, {@code vm_id}, {@code timestamp}, {@code documentation_url}, {@code pps_type}.
+   */
+  public static Set<String> ownFields() {
+    return ESSENTIAL;
+  }
+
   /** A success report. */
   public static ProvisioningReport success(String agent, String vmId, Instant timestamp) {
     return new ProvisioningReport(

@@ -2,6 +2,7 @@ package dev.kvprov.agent.ovf;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.kvprov.otel.Redactor;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,6 +39,12 @@ public record OvfEnvironment(
     requireNonNull(customData, "customData");
     sshKeys = List.copyOf(sshKeys);
     requireNonNull(preprovisionedVmType, "preprovisionedVmType");
+  }
+
+  /** From now on, every sink of {@code redactor}'s telemetry masks the password and custom data. */
+  public void maskIn(Redactor redactor) {
+    password.ifPresent(secret -> secret.maskIn(redactor));
+    customData.ifPresent(secret -> secret.maskIn(redactor));
   }
 
   /** Wipes the password and the custom data. */

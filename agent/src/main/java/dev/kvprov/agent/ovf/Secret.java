@@ -1,5 +1,6 @@
 package dev.kvprov.agent.ovf;
 
+import dev.kvprov.otel.Redactor;
 import java.util.Arrays;
 
 /**
@@ -20,6 +21,16 @@ public final class Secret implements AutoCloseable {
       throw new IllegalStateException("the secret was cleared");
     }
     return Arrays.copyOf(chars, chars.length);
+  }
+
+  /** From now on, every sink of {@code redactor}'s telemetry masks this secret. */
+  public void maskIn(Redactor redactor) {
+    char[] chars = copy();
+    try {
+      redactor.register(new String(chars));
+    } finally {
+      Arrays.fill(chars, '\0');
+    }
   }
 
   public synchronized int length() {

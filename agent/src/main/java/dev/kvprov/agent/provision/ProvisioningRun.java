@@ -11,7 +11,6 @@ import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
-import dev.kvprov.agent.ovf.Secret;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
@@ -29,7 +28,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -258,8 +256,7 @@ public final class ProvisioningRun {
     }
     try {
       if (env != null) {
-        env.password().ifPresent(this::mask);
-        env.customData().ifPresent(this::mask);
+        env.maskIn(telemetry.redactor());
       }
       PlatformData data = PlatformData.of(instance, env);
       Provisioner.builder(root, runner, telemetry.tracer())
@@ -284,16 +281,6 @@ public final class ProvisioningRun {
 
   private void warn(String message) {
     org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).warn(message); // into telemetry
-  }
-
-  /** From the moment a secret is read, every sink masks it. */
-  private void mask(Secret secret) {
-    char[] chars = secret.copy();
-    try {
-      telemetry.redactor().register(new String(chars));
-    } finally {
-      Arrays.fill(chars, '\0');
-    }
   }
 
   /**
