@@ -10,7 +10,6 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.fixtures.Fixtures;
 import java.io.InputStream;
@@ -43,9 +42,8 @@ class PlatformDataCommandsTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    root = DemoRoot.create(dir.resolve("root"), true);
-    media = Files.createDirectories(dir.resolve("media"));
-    Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
+    root = TestVm.root(dir);
+    media = TestVm.media(dir);
   }
 
   private int run(AzureSimulator simulator, String... args) throws Exception {

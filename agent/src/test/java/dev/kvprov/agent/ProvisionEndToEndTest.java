@@ -3,10 +3,8 @@ package dev.kvprov.agent;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
-import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
 import dev.kvprov.fixtures.HeldPool;
@@ -30,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pool, the markers and the reports the platform receives.
  */
 class ProvisionEndToEndTest {
-  static final String VM = "a1b2c3d4-1111-4222-8333-444455556666";
+  static final String VM = TestVm.ID;
 
   @TempDir Path dir;
   private Path root;
@@ -39,12 +37,8 @@ class ProvisionEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    root = DemoRoot.create(dir.resolve("root"), true);
-    Files.createDirectories(root.resolve("sys/class/dmi/id"));
-    Files.createDirectories(root.resolve("sys/firmware/efi"));
-    Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM.toUpperCase() + "\n");
-    media = Files.createDirectories(dir.resolve("media"));
-    Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
+    root = TestVm.root(dir);
+    media = TestVm.media(dir);
   }
 
   private int provision(AzureSimulator simulator) throws Exception {

@@ -2,7 +2,6 @@ package dev.kvprov.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -21,7 +20,7 @@ import picocli.CommandLine;
 
 /** {@code kvprov report} against the simulator: what the platform hears, what KVP keeps. */
 class ReportCommandTest {
-  static final String VM = "a1b2c3d4-1111-4222-8333-444455556666";
+  static final String VM = TestVm.ID;
 
   @TempDir Path dir;
   private Path root;
@@ -29,10 +28,7 @@ class ReportCommandTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    root = DemoRoot.create(dir.resolve("root"), true);
-    Files.createDirectories(root.resolve("sys/class/dmi/id"));
-    Files.createDirectories(root.resolve("sys/firmware/efi"));
-    Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM.toUpperCase() + "\n");
+    root = TestVm.root(dir);
   }
 
   private int run(AzureSimulator simulator, String... args) throws Exception {

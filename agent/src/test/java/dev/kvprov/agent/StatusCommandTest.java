@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
-import dev.kvprov.fixtures.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -22,7 +20,7 @@ import picocli.CommandLine;
 
 /** {@code kvprov status} after real runs against the simulator. */
 class StatusCommandTest {
-  static final String VM = "a1b2c3d4-1111-4222-8333-444455556666";
+  static final String VM = TestVm.ID;
 
   @TempDir Path dir;
   private Path root;
@@ -32,12 +30,8 @@ class StatusCommandTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    root = DemoRoot.create(dir.resolve("root"), true);
-    Files.createDirectories(root.resolve("sys/class/dmi/id"));
-    Files.createDirectories(root.resolve("sys/firmware/efi"));
-    Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM + "\n");
-    media = Files.createDirectories(dir.resolve("media"));
-    Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
+    root = TestVm.root(dir);
+    media = TestVm.media(dir);
   }
 
   private void provision(Scenario scenario) throws Exception {
