@@ -138,6 +138,16 @@ public final class AgentConfig {
     return string(ConfigKey.SSH_SSHD_DROP_IN);
   }
 
+  /** sshd's ClientAliveInterval, in seconds; 0 leaves sshd's own setting alone. */
+  public long clientAliveInterval() {
+    return (Long) value(ConfigKey.SSH_CLIENT_ALIVE_INTERVAL);
+  }
+
+  /** Whether the host name is sent to Azure's DNS in a renewed DHCP lease. */
+  public boolean publishHostname() {
+    return bool(ConfigKey.HOSTNAME_PUBLISH);
+  }
+
   public boolean querySshdConfig() {
     return bool(ConfigKey.SSH_QUERY_SSHD_CONFIG);
   }

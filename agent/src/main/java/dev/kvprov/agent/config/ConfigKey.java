@@ -14,6 +14,8 @@ enum ConfigKey {
   SSH_QUERY_SSHD_CONFIG("ssh.query_sshd_config", Type.BOOLEAN, true),
   SSH_AUTHORIZED_KEYS_DIR("ssh.authorized_keys_dir", Type.HOME_DIRECTORY, ""),
   SSH_SSHD_DROP_IN("ssh.sshd_drop_in", Type.DROP_IN, "00-kvprov.conf"),
+  SSH_CLIENT_ALIVE_INTERVAL("ssh.client_alive_interval", Type.WHOLE_SECONDS, 0L),
+  HOSTNAME_PUBLISH("hostname.publish", Type.BOOLEAN, true),
   HOSTNAME_BACKENDS(
       "hostname_provisioners.backends",
       Type.choices("hostnamectl", "hostname-file"),
@@ -95,6 +97,8 @@ enum ConfigKey {
         new Type(
             "a directory inside the home, relative to it (no leading /, no .., no %), or \"\"",
             List.of(), false);
+    static final Type WHOLE_SECONDS =
+        new Type("a whole number of seconds from 0 (off) to 86400", List.of(), false);
     static final Type DROP_IN =
         new Type("a file name ending in .conf, without a directory", List.of(), false);
 
@@ -122,6 +126,12 @@ enum ConfigKey {
       }
       if (this == INTEGER) {
         if (!node.isIntegralNumber() || node.longValue() < 10 || node.longValue() > 100_000) {
+          throw new IllegalArgumentException();
+        }
+        return node.longValue();
+      }
+      if (this == WHOLE_SECONDS) {
+        if (!node.isIntegralNumber() || node.longValue() < 0 || node.longValue() > 86_400) {
           throw new IllegalArgumentException();
         }
         return node.longValue();

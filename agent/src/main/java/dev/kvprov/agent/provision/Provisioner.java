@@ -46,7 +46,9 @@ public final class Provisioner {
             b.authorizedKeysFile,
             b.querySshd,
             b.authorizedKeysDirectory,
-            b.sshdDropIn);
+            b.sshdDropIn,
+            b.clientAliveInterval,
+            b.publishHostname);
   }
 
   /** What to provision: the host name and the admin user are required. */
@@ -75,7 +77,7 @@ public final class Provisioner {
             .setAttribute("root", root.path().toString())
             .startSpan();
     try (Scope ignored = span.makeCurrent()) {
-      step.run(root, runner, target, span);
+      step.run(root, runner, tracer, target, span);
     } catch (ProvisioningException e) {
       span.setStatus(StatusCode.ERROR, e.detail());
       throw e;
@@ -99,6 +101,8 @@ public final class Provisioner {
     private boolean querySshd = true;
     private String authorizedKeysDirectory = "";
     private String sshdDropIn = "00-kvprov.conf";
+    private long clientAliveInterval;
+    private boolean publishHostname = true;
 
     private Builder(SystemRoot root, CommandRunner runner, Tracer tracer) {
       this.root = requireNonNull(root, "root");
@@ -166,6 +170,21 @@ public final class Provisioner {
     /** The file name of kvprov's drop-in in {@code /etc/ssh/sshd_config.d}. */
     public Builder sshdDropIn(String fileName) {
       this.sshdDropIn = requireNonNull(fileName, "fileName");
+      return this;
+    }
+
+    /** sshd's ClientAliveInterval in seconds; 0 (the default) leaves sshd's setting alone. */
+    public Builder clientAliveInterval(long seconds) {
+      this.clientAliveInterval = seconds;
+      return this;
+    }
+
+    /**
+     * Whether, on the running system, the DHCP lease is renewed after the host name is set, so that
+     * Azure's DNS learns it (on by default).
+     */
+    public Builder publishHostname(boolean publish) {
+      this.publishHostname = publish;
       return this;
     }
 

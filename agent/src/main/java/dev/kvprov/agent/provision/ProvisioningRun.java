@@ -270,6 +270,8 @@ public final class ProvisioningRun {
           .querySshd(config.querySshdConfig())
           .authorizedKeysDirectory(config.authorizedKeysDirectory())
           .sshdDropIn(config.sshdDropIn())
+          .clientAliveInterval(config.clientAliveInterval())
+          .publishHostname(config.publishHostname())
           .build()
           .provision(steps);
     } finally {

@@ -94,7 +94,7 @@ class LiveModeTest {
     assertThat(Files.readString(etc.resolve("sudoers.d/90-kvprov-liveuser")))
         .isEqualTo("liveuser ALL=(ALL) ALL\n");
     assertThat(Files.readString(etc.resolve("ssh/sshd_config.d/00-kvprov.conf")))
-        .isEqualTo("PasswordAuthentication no\n");
+        .isEqualTo("PasswordAuthentication no\nKbdInteractiveAuthentication no\n");
     assertThat(Files.readAllLines(scratch.resolve("home/liveuser/.ssh/authorized_keys")))
         .containsExactly(ProvisionerTest.KEY);
     // ...and this machine is untouched.

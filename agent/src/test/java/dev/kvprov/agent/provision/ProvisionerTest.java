@@ -100,7 +100,7 @@ class ProvisionerTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sudoers)))
         .isEqualTo("r--r-----");
     assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
-        .isEqualTo("PasswordAuthentication yes\n");
+        .isEqualTo("PasswordAuthentication yes\nKbdInteractiveAuthentication yes\n");
     Path keys = root.resolve("home/azureuser/.ssh/authorized_keys");
     assertThat(Files.readAllLines(keys)).containsExactly(KEY, KEY2);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keys)))
@@ -180,7 +180,7 @@ class ProvisionerTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fragment.getParent())))
         .isEqualTo("rwx------");
     assertThat(root.resolve("etc/ssh/sshd_config.d/80-kvprov.conf"))
-        .hasContent("PasswordAuthentication no");
+        .hasContent("PasswordAuthentication no\nKbdInteractiveAuthentication no");
     assertThat(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")).doesNotExist();
 
     // A key the platform wants somewhere else of the home still goes there.
@@ -248,7 +248,9 @@ class ProvisionerTest {
 
     assertThat(Files.isSymbolicLink(config)).isFalse();
     assertThat(config)
-        .hasContent("UsePAM yes\nSubsystem sftp internal-sftp\nPasswordAuthentication no");
+        .hasContent(
+            "UsePAM yes\nSubsystem sftp internal-sftp\nPasswordAuthentication no\n"
+                + "KbdInteractiveAuthentication no");
     assertThat(shipped).hasContent(defaults.strip());
   }
 
@@ -310,7 +312,7 @@ class ProvisionerTest {
     assertThat(Files.readString(root.resolve("etc/sudoers.d/90-kvprov-azureuser")))
         .isEqualTo("azureuser ALL=(ALL) NOPASSWD: ALL\n");
     assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
-        .isEqualTo("PasswordAuthentication no\n");
+        .isEqualTo("PasswordAuthentication no\nKbdInteractiveAuthentication no\n");
   }
 
   @Test
@@ -469,6 +471,52 @@ class ProvisionerTest {
                     .provision())
         .isInstanceOf(ProvisioningException.class)
         .hasMessageContaining("not one OpenSSH key line");
+  }
+
+  @Test
+  void clientAliveInterval_isWrittenBesideThePasswordSettings_whenConfigured() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+
+    provisioner(root).clientAliveInterval(180).build().provision(java.util.EnumSet.of(Step.SSHD));
+
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
+        .isEqualTo(
+            "PasswordAuthentication no\nKbdInteractiveAuthentication no\nClientAliveInterval 180\n");
+    // The installed sshd reads it back as set.
+    assertThat(commands).anySatisfy(argv -> assertThat(argv).startsWith("sshd", "-t"));
+  }
+
+  @Test
+  void anSshdOlderThan87_getsChallengeResponseAuthentication() throws Exception {
+    // The installed OpenSSH is newer; an older one's refusal of the new keyword is reproduced at
+    // the seam, word for word as OpenSSH 8.6 says it.
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    CommandRunner older =
+        (argv, stdin, timeout) -> {
+          if (argv.get(0).equals("sshd")
+              && Files.exists(Path.of(argv.get(3)))
+              && Files.readString(Path.of(argv.get(3))).contains("KbdInteractiveAuthentication")) {
+            return new CommandResult(
+                255,
+                "",
+                argv.get(3)
+                    + " line 2: Bad configuration option: KbdInteractiveAuthentication\n"
+                    + argv.get(3)
+                    + ": terminating, 1 bad configuration options\n",
+                Duration.ZERO);
+          }
+          return recording.run(argv, stdin, timeout);
+        };
+
+    Provisioner.builder(new SystemRoot(root), older, OpenTelemetry.noop().getTracer("t"))
+        .hostname("web-01")
+        .user("azureuser")
+        .passwordAuthentication(true)
+        .build()
+        .provision(java.util.EnumSet.of(Step.SSHD));
+
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
+        .isEqualTo("PasswordAuthentication yes\nChallengeResponseAuthentication yes\n");
   }
 
   @Test

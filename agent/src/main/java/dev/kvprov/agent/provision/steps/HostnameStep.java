@@ -16,10 +16,12 @@ import java.util.Optional;
 final class HostnameStep implements Step.Action {
   private final Machine machine;
   private final String hostname;
+  private final boolean publish;
 
   HostnameStep(Machine machine, Target target) {
     this.machine = machine;
     this.hostname = target.hostname();
+    this.publish = target.publishHostname();
   }
 
   @Override
@@ -32,6 +34,7 @@ final class HostnameStep implements Step.Action {
     if (machine.root.runsSystemd() && machine.has("hostnamectl")) {
       CommandResult result = machine.tryRun(List.of("hostnamectl", "set-hostname", hostname));
       if (result.succeeded()) {
+        published();
         return;
       }
       // hostnamed not usable (masked, or D-Bus not up yet): set it the plain way below.
@@ -46,6 +49,14 @@ final class HostnameStep implements Step.Action {
     }
     if (machine.root.isLive()) {
       machine.run(List.of("hostname", hostname));
+      published();
+    }
+  }
+
+  /** On the running system, the new name goes to Azure's DNS too (unless configured off). */
+  private void published() throws InterruptedException {
+    if (publish && machine.root.isLive()) {
+      new HostnamePublisher(machine, machine.tracer).publish(hostname);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.kvprov.agent.os.AtomicFiles;
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
+import io.opentelemetry.api.trace.Tracer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +20,13 @@ final class Machine {
 
   final SystemRoot root;
   final CommandRunner runner;
+  final Tracer tracer;
   private final Step step;
 
-  Machine(SystemRoot root, CommandRunner runner, Step step) {
+  Machine(SystemRoot root, CommandRunner runner, Tracer tracer, Step step) {
     this.root = root;
     this.runner = runner;
+    this.tracer = tracer;
     this.step = step;
   }
 

@@ -15,13 +15,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * sshd's {@code PasswordAuthentication}: in kvprov's drop-in where the main file includes {@code
- * sshd_config.d}, else in the main file itself; checked with {@code sshd -t} before it takes effect
- * and, on the running system, sshd reloaded.
+ * sshd's password logins — {@code PasswordAuthentication} and keyboard-interactive with it — and,
+ * when configured, {@code ClientAliveInterval}: in kvprov's drop-in where the main file includes
+ * {@code sshd_config.d}, else in the main file itself; checked with {@code sshd -t} before it takes
+ * effect and, on the running system, sshd reloaded.
  */
 final class SshdStep implements Step.Action {
-  private static final Pattern PASSWORD_DIRECTIVE =
-      Pattern.compile("^\\s*PasswordAuthentication[\\s=]+.*$", Pattern.CASE_INSENSITIVE);
+  /** The keyword for keyboard-interactive logins: today's, then its name before OpenSSH 8.7. */
+  private static final List<String> KEYBOARD_INTERACTIVE =
+      List.of("KbdInteractiveAuthentication", "ChallengeResponseAuthentication");
+
   private static final Pattern INCLUDES_DROP_INS =
       Pattern.compile(
           "^\\s*Include\\s+\\S*sshd_config\\.d/\\S*\\.conf\\s*$",
@@ -29,18 +32,47 @@ final class SshdStep implements Step.Action {
 
   private final Machine machine;
   private final boolean passwordAuthentication;
+  private final long clientAliveInterval;
   private final String dropIn;
 
   SshdStep(Machine machine, Target target) {
     this.machine = machine;
     this.passwordAuthentication = target.passwordAuthentication();
+    this.clientAliveInterval = target.clientAliveInterval();
     this.dropIn = target.sshdDropIn();
   }
 
   @Override
   public void run(Span span) throws ProvisioningException, IOException, InterruptedException {
-    String directive = "PasswordAuthentication " + (passwordAuthentication ? "yes" : "no");
-    span.setAttribute("directive", directive);
+    String answer = passwordAuthentication ? "yes" : "no";
+    span.setAttribute("directive", "PasswordAuthentication " + answer);
+    // Keyboard-interactive logins ask for the same password: set with it, as WALinuxAgent did.
+    // OpenSSH 8.7 renamed ChallengeResponseAuthentication; an older sshd knows only that name.
+    for (String keyboard : KEYBOARD_INTERACTIVE) {
+      List<String> directives = new ArrayList<>();
+      directives.add("PasswordAuthentication " + answer);
+      directives.add(keyboard + " " + answer);
+      if (clientAliveInterval > 0) {
+        directives.add("ClientAliveInterval " + clientAliveInterval);
+      }
+      try {
+        apply(directives, span);
+        return;
+      } catch (UnknownKeyword e) {
+        span.addEvent("this sshd does not know " + keyboard + ": trying its older name");
+      }
+    }
+    throw machine.failure(
+        "sshd knows neither " + String.join(" nor ", KEYBOARD_INTERACTIVE) + "; nothing written");
+  }
+
+  /** sshd refused a keyword it does not know: another name may do. */
+  private static final class UnknownKeyword extends Exception {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private void apply(List<String> directives, Span span)
+      throws ProvisioningException, IOException, InterruptedException, UnknownKeyword {
     // Read as the target reads it (links followed inside the root); written in /etc/ssh itself,
     // a link there replaced by the file (on images whose sshd_config links to /usr's default).
     Path main = machine.root.resolve("/etc/ssh/sshd_config");
@@ -50,10 +82,13 @@ final class SshdStep implements Step.Action {
     if (INCLUDES_DROP_INS.matcher(config).find()) {
       // sshd keeps the first value it reads: the drop-in's name decides its rank among the others.
       target = machine.root.resolve("/etc/ssh/sshd_config.d").resolve(dropIn);
-      content = directive + "\n";
+      content = String.join("\n", directives) + "\n";
     } else {
       target = machine.root.resolve("/etc/ssh").resolve("sshd_config");
-      content = withDirective(config, directive);
+      content = config;
+      for (String directive : directives) {
+        content = withDirective(content, directive);
+      }
     }
     span.setAttribute("file", target.toString());
     boolean unchanged =
@@ -116,7 +151,7 @@ final class SshdStep implements Step.Action {
    * directory, as on a build machine), that is recorded, not failed.
    */
   private void validate(Path written, Span span)
-      throws ProvisioningException, IOException, InterruptedException {
+      throws ProvisioningException, IOException, InterruptedException, UnknownKeyword {
     List<String> check = new ArrayList<>(List.of("sshd", "-t", "-f", written.toString()));
     privilegeSeparationDirectory(span);
     Path keyDir = null;
@@ -141,6 +176,12 @@ final class SshdStep implements Step.Action {
           span.addEvent("sshd cannot check configurations here: " + result.summary());
           return;
         }
+        if (result.stderr().contains("Bad configuration option: KbdInteractiveAuthentication")
+            || result
+                .stderr()
+                .contains("Bad configuration option: ChallengeResponseAuthentication")) {
+          throw new UnknownKeyword();
+        }
         throw machine.failure("sshd failed: " + result.summary());
       }
     } finally {
@@ -156,11 +197,14 @@ final class SshdStep implements Step.Action {
   }
 
   /**
-   * {@code config} with exactly one active {@code PasswordAuthentication} line, set to {@code
+   * {@code config} with exactly one active line of {@code directive}'s keyword, set to {@code
    * directive}: the first active one is replaced in place, later ones removed, commented examples
    * left alone; with none, it goes before the first {@code Match} block (or at the end).
    */
   static String withDirective(String config, String directive) {
+    String keyword = directive.substring(0, directive.indexOf(' '));
+    Pattern active =
+        Pattern.compile("^\\s*" + Pattern.quote(keyword) + "[\\s=]+.*$", Pattern.CASE_INSENSITIVE);
     List<String> lines = new ArrayList<>(config.lines().toList());
     int firstMatch = lines.size();
     for (int i = 0; i < lines.size(); i++) {
@@ -172,8 +216,7 @@ final class SshdStep implements Step.Action {
     boolean placed = false;
     // Only the global part: a Match block's own setting is the administrator's exception.
     for (int i = 0; i < firstMatch; i++) {
-      if (PASSWORD_DIRECTIVE.matcher(lines.get(i)).matches()
-          && !lines.get(i).strip().startsWith("#")) {
+      if (active.matcher(lines.get(i)).matches() && !lines.get(i).strip().startsWith("#")) {
         if (placed) {
           lines.remove(i--);
           firstMatch--;

@@ -4,6 +4,7 @@ import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.kvp.IoErrors;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -88,13 +89,14 @@ public enum Step {
   }
 
   /**
-   * Runs this step on {@code root} for {@code target}, recording on {@code span}. A file that
-   * cannot be read or written fails the step with the plain reason, like a command that fails.
+   * Runs this step on {@code root} for {@code target}, recording on {@code span} (and in spans of
+   * {@code tracer} below it). A file that cannot be read or written fails the step with the plain
+   * reason, like a command that fails.
    */
-  public void run(SystemRoot root, CommandRunner runner, Target target, Span span)
+  public void run(SystemRoot root, CommandRunner runner, Tracer tracer, Target target, Span span)
       throws ProvisioningException, InterruptedException {
     try {
-      factory.create(new Machine(root, runner, this), target).run(span);
+      factory.create(new Machine(root, runner, tracer, this), target).run(span);
     } catch (IOException e) {
       throw new ProvisioningException(this, IoErrors.describe(e), e);
     } catch (UncheckedIOException e) {

@@ -24,6 +24,9 @@ import java.util.Optional;
  *     file {@code kvprov} in this directory (relative to the home), e.g. {@code
  *     .ssh/authorized_keys.d}, as on immutable images
  * @param sshdDropIn the file name of kvprov's drop-in in {@code /etc/ssh/sshd_config.d}
+ * @param clientAliveInterval sshd's {@code ClientAliveInterval} in seconds; 0 leaves it alone
+ * @param publishHostname whether, on the running system, the DHCP lease is renewed so that Azure's
+ *     DNS learns the new host name
  */
 public record Target(
     String hostname,
@@ -35,7 +38,9 @@ public record Target(
     String authorizedKeysFile,
     boolean querySshd,
     String authorizedKeysDirectory,
-    String sshdDropIn) {
+    String sshdDropIn,
+    long clientAliveInterval,
+    boolean publishHostname) {
   public Target {
     groups = List.copyOf(groups);
     requireNonNull(password, "password");
