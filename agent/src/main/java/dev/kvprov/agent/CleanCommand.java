@@ -4,6 +4,7 @@ import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.provision.ProvisioningRun;
+import dev.kvprov.agent.state.KeptMedia;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.PoolArchive;
 import dev.kvprov.kvp.PoolFile;
@@ -40,10 +41,11 @@ import picocli.CommandLine.Option;
       "An image made from it then provisions again on its first boot. Removes the",
       "markers (<vm id>.provisioned, <vm id>.ready) from the state directory, in a",
       "span 'clean' in KVP. --logs also removes kvprov's archives of earlier boots'",
-      "pools, the late-records log and any copy of the provisioning media, and",
-      "empties the KVP pool itself (no trace is left there: the captured image must",
-      "not carry this VM's records into the VMs made from it). Users, keys and files",
-      "made by provisioning stay: deprovisioning them is the image builder's choice."
+      "pools, the late-records log, the kept ovf-env.xml, custom_data and user_data,",
+      "and empties the KVP pool itself (no trace is left there: the captured image",
+      "must not carry this VM's records into the VMs made from it). Users, keys and",
+      "files made by provisioning stay: deprovisioning them is the image builder's",
+      "choice."
     },
     footer = {
       "",
@@ -58,7 +60,7 @@ import picocli.CommandLine.Option;
 final class CleanCommand implements Callable<Integer> {
   /** What provisioning leaves in the state directory besides the markers, for {@code --logs}. */
   private static final List<String> LOGS_IN_STATE =
-      List.of("late-records.log", "ovf-env.xml", "custom_data", "user_data");
+      List.of("late-records.log", KeptMedia.OVF_ENV, KeptMedia.CUSTOM_DATA, KeptMedia.USER_DATA);
 
   /** A marker's name: a VM id (or "unknown", when none could be read) and its kind. */
   private static final Pattern MARKER =

@@ -65,6 +65,31 @@ class DemoCommandTest {
     for (String output : new String[] {result[1], result[2], pool}) {
       assertThat(output).doesNotContain("never-log-me");
     }
+    // The media kept for later readers, root's alone, without the password or the custom data;
+    // the custom data beside it, decoded.
+    Path state = dir.resolve("ok/root/var/lib/kvprov");
+    String kept = Files.readString(state.resolve("ovf-env.xml"));
+    assertThat(kept)
+        .contains("<HostName>demo-vm</HostName>")
+        .containsPattern("<UserPassword[^>]*/>")
+        .containsPattern("<CustomData[^>]*/>")
+        .doesNotContain("Demo-Passw0rd");
+    assertThat(Files.readString(state.resolve("custom_data")))
+        .startsWith("#cloud-config\n# kvprov demo: custom data");
+    for (String name : new String[] {"ovf-env.xml", "custom_data"}) {
+      assertThat(
+              java.nio.file.attribute.PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(state.resolve(name))))
+          .isEqualTo("rw-------");
+    }
+    // And the password's canary is nowhere in the provisioned root.
+    try (var files = Files.walk(dir.resolve("ok/root"))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        assertThat(new String(Files.readAllBytes(file), StandardCharsets.UTF_8))
+            .as(file.toString())
+            .doesNotContain("never-log-me");
+      }
+    }
   }
 
   @Test

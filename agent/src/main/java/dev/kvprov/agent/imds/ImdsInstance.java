@@ -50,7 +50,8 @@ public record ImdsInstance(Compute compute, JsonNode network) {
       String vmSize,
       OsProfile osProfile,
       List<PublicKey> publicKeys,
-      Map<String, Object> extended) {
+      Map<String, Object> extended,
+      String userData) {
     public Compute {
       publicKeys = publicKeys == null ? List.of() : List.copyOf(publicKeys);
     }

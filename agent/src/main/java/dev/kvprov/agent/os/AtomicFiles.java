@@ -25,6 +25,12 @@ public final class AtomicFiles {
    */
   public static void write(Path target, String content, String mode, int uid, int gid)
       throws IOException {
+    write(target, content.getBytes(UTF_8), mode, uid, gid);
+  }
+
+  /** {@code content} as it is, bytes and all (as the custom data the platform gave). */
+  public static void write(Path target, byte[] content, String mode, int uid, int gid)
+      throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path temp =
@@ -35,7 +41,7 @@ public final class AtomicFiles {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
       try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ByteBuffer bytes = ByteBuffer.wrap(content.getBytes(UTF_8));
+        ByteBuffer bytes = ByteBuffer.wrap(content);
         while (bytes.hasRemaining()) {
           out.write(bytes);
         }

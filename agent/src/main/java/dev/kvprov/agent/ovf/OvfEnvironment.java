@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param sshKeys the public keys and where they go
  * @param preprovisionedVm whether this is a pre-provisioned (pooled) VM
  * @param preprovisionedVmType the pool type ({@code None}, {@code Running}, {@code Savable})
+ * @param withoutSecrets the document as read, but for the text of {@code UserPassword} and {@code
+ *     CustomData}: what may be kept on disk for the guest agent
  */
 public record OvfEnvironment(
     String userName,
@@ -27,7 +29,8 @@ public record OvfEnvironment(
     Optional<Secret> customData,
     List<SshKey> sshKeys,
     boolean preprovisionedVm,
-    String preprovisionedVmType) {
+    String preprovisionedVmType,
+    String withoutSecrets) {
 
   /** One {@code SSH/PublicKeys/PublicKey}. */
   public record SshKey(String path, String value, String fingerprint) {}
@@ -39,12 +42,32 @@ public record OvfEnvironment(
     requireNonNull(customData, "customData");
     sshKeys = List.copyOf(sshKeys);
     requireNonNull(preprovisionedVmType, "preprovisionedVmType");
+    requireNonNull(withoutSecrets, "withoutSecrets");
   }
 
   /** From now on, every sink of {@code redactor}'s telemetry masks the password and custom data. */
   public void maskIn(Redactor redactor) {
     password.ifPresent(secret -> secret.maskIn(redactor));
     customData.ifPresent(secret -> secret.maskIn(redactor));
+  }
+
+  @Override
+  public String toString() {
+    return "OvfEnvironment[userName="
+        + userName
+        + ", hostName="
+        + hostName
+        + ", password="
+        + password
+        + ", customData="
+        + customData
+        + ", sshKeys="
+        + sshKeys.size()
+        + ", preprovisionedVm="
+        + preprovisionedVm
+        + ", preprovisionedVmType="
+        + preprovisionedVmType
+        + "]";
   }
 
   /** Wipes the password and the custom data. */

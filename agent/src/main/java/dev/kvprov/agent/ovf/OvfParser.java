@@ -4,6 +4,7 @@ import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,9 +15,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import javax.xml.stream.XMLStreamWriter;
 
 /**
  * Parses {@code ovf-env.xml}, untrusted input, safely: at most {@link #MAX_BYTES}, no DTD (a
@@ -36,6 +39,7 @@ public final class OvfParser {
   static final String WA = "http://schemas.microsoft.com/windowsazure";
 
   private static final XMLInputFactory FACTORY = hardened();
+  private static final XMLOutputFactory OUTPUT = new XmlFactory().getXMLOutputFactory();
 
   private OvfParser() {}
 
@@ -74,11 +78,20 @@ public final class OvfParser {
     char[] customData = null;
     Deque<String> path = new ArrayDeque<>();
     XMLStreamReader xml = null;
+    // The document again, without the password's and custom data's text: the copy kept on disk.
+    StringWriter kept = new StringWriter();
+    XMLStreamWriter copy = null;
     try {
       xml = FACTORY.createXMLStreamReader(new ByteArrayInputStream(bytes));
+      copy = OUTPUT.createXMLStreamWriter(kept);
+      copy.writeStartDocument("UTF-8", "1.0");
       CharBuffer text = new CharBuffer();
       while (xml.hasNext()) {
         int event = xml.next();
+        boolean secret =
+            path.size() == 4
+                && (path.peekLast().equals(wa("UserPassword"))
+                    || path.peekLast().equals(wa("CustomData")));
         switch (event) {
           case XMLStreamConstants.DTD ->
               throw new OvfException(
@@ -115,6 +128,11 @@ public final class OvfParser {
           }
           default -> {}
         }
+        // Copied once read: copying first would use up the reader's text.
+        if (!secret
+            || event != XMLStreamConstants.CHARACTERS && event != XMLStreamConstants.CDATA) {
+          copy(xml, event, copy);
+        }
       }
     } catch (XMLStreamException e) {
       wipe(password);
@@ -133,7 +151,56 @@ public final class OvfParser {
         }
       }
     }
-    return build(fields, keys, password, customData);
+    try {
+      copy.writeEndDocument();
+      copy.close();
+    } catch (XMLStreamException e) {
+      throw new OvfException("ovf-env.xml could not be copied: " + firstLine(e.getMessage()), e);
+    }
+    return build(fields, keys, password, customData, kept.toString());
+  }
+
+  /**
+   * Copies one event as read: elements with the namespaces they declare and their attributes, and
+   * text. Comments and processing instructions are the writer's notes, not the platform's data:
+   * left out.
+   */
+  private static void copy(XMLStreamReader xml, int event, XMLStreamWriter out)
+      throws XMLStreamException {
+    switch (event) {
+      case XMLStreamConstants.START_ELEMENT -> {
+        String prefix = xml.getPrefix();
+        out.writeStartElement(
+            prefix == null ? "" : prefix,
+            xml.getLocalName(),
+            xml.getNamespaceURI() == null ? "" : xml.getNamespaceURI());
+        for (int i = 0; i < xml.getNamespaceCount(); i++) {
+          String declared = xml.getNamespacePrefix(i);
+          if (declared == null || declared.isEmpty()) {
+            out.writeDefaultNamespace(xml.getNamespaceURI(i));
+          } else {
+            out.writeNamespace(declared, xml.getNamespaceURI(i));
+          }
+        }
+        for (int i = 0; i < xml.getAttributeCount(); i++) {
+          String namespace = xml.getAttributeNamespace(i);
+          if (namespace == null || namespace.isEmpty()) {
+            out.writeAttribute(xml.getAttributeLocalName(i), xml.getAttributeValue(i));
+          } else {
+            out.writeAttribute(
+                xml.getAttributePrefix(i),
+                namespace,
+                xml.getAttributeLocalName(i),
+                xml.getAttributeValue(i));
+          }
+        }
+      }
+      case XMLStreamConstants.END_ELEMENT -> out.writeEndElement();
+      case XMLStreamConstants.CHARACTERS, XMLStreamConstants.SPACE ->
+          out.writeCharacters(xml.getTextCharacters(), xml.getTextStart(), xml.getTextLength());
+      case XMLStreamConstants.CDATA -> out.writeCData(xml.getText());
+      default -> {}
+    }
   }
 
   private static final String ENVIRONMENT = qualified(OVF, "Environment");
@@ -156,7 +223,8 @@ public final class OvfParser {
       Map<String, String> fields,
       List<OvfEnvironment.SshKey> keys,
       char[] password,
-      char[] customData)
+      char[] customData,
+      String kept)
       throws OvfException {
     List<String> missing = new ArrayList<>();
     String user = fields.get("UserName");
@@ -194,7 +262,8 @@ public final class OvfParser {
             : Optional.of(new Secret(customData)),
         keys,
         "true".equals(lower(fields.get("platform.PreprovisionedVm"))),
-        fields.getOrDefault("platform.PreprovisionedVmType", "None"));
+        fields.getOrDefault("platform.PreprovisionedVmType", "None"),
+        kept);
   }
 
   private static String lower(String s) {

@@ -13,6 +13,7 @@ import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
 import dev.kvprov.agent.provision.steps.Step;
+import dev.kvprov.agent.state.KeptMedia;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
@@ -32,6 +33,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -258,6 +260,11 @@ public final class ProvisioningRun {
       if (env != null) {
         env.maskIn(telemetry.redactor());
       }
+      Optional<String> userData =
+          Optional.ofNullable(instance.compute().userData()).filter(u -> !u.isBlank());
+      userData.ifPresent(telemetry.redactor()::register);
+      KeptMedia.keep(
+          root.resolve(config.stateDirectory().toString()), env, userData, telemetry.tracer());
       PlatformData data = PlatformData.of(instance, env);
       Provisioner.builder(root, runner, telemetry.tracer())
           .hostname(data.hostname())

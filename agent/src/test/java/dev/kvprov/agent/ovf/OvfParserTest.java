@@ -42,6 +42,22 @@ class OvfParserTest {
   }
 
   @Test
+  void theKeptCopy_readsAsTheSameMedia_withoutThePasswordOrCustomData() throws Exception {
+    OvfEnvironment env = parse(fixture());
+
+    String kept = env.withoutSecrets();
+    OvfEnvironment again = parse(kept);
+
+    assertThat(kept).doesNotContain(CANARY).doesNotContain("I2Nsb3VkLWNvbmZpZw");
+    assertThat(again.userName()).isEqualTo(env.userName());
+    assertThat(again.hostName()).isEqualTo(env.hostName());
+    assertThat(again.sshKeys()).isEqualTo(env.sshKeys());
+    assertThat(again.password()).isEmpty();
+    assertThat(again.customData()).isEmpty();
+    assertThat(again.withoutSecrets()).isEqualTo(kept);
+  }
+
+  @Test
   void clearSecrets_wipesThePasswordAndCustomData() throws Exception {
     OvfEnvironment env = parse(fixture());
 
