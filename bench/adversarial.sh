@@ -27,7 +27,7 @@ stop_sim() { [[ -n $sim ]] && kill "$sim" 2> /dev/null && wait "$sim" 2> /dev/nu
 # A fresh demo root (nothing provisioned yet) and its media, in $w.
 fresh_root() {
   w=$(mktemp -d "$work/case.XXXXXX")
-  java -jar "$tool" demo --scenario imds-down --dir "$w/demo" > /dev/null 2>&1
+  java -jar "$tool" demo --scenario imds-down-no-media --dir "$w/demo" > /dev/null 2>&1
   R=$w/demo/root
   rm -rf "$R/var/lib/hyperv" "$R/var/lib/kvprov"
   mkdir -p "$R/var/lib/hyperv" "$R/var/lib/kvprov"

@@ -25,7 +25,7 @@ javac -d "$work/hello" "$work/hello/Hello.java"
 
 # An image root to provision, kept as a template: the demo's, from a run the platform fails at
 # once (IMDS down), so nothing in it is provisioned yet.
-"${java[@]}" -jar "$agent" demo --scenario imds-down --dir "$work/demo" > /dev/null 2>&1 || true
+"${java[@]}" -jar "$agent" demo --scenario imds-down-no-media --dir "$work/demo" > /dev/null 2>&1 || true
 rm -rf "$work/demo/root/var/lib/hyperv" "$work/demo/root/var/lib/kvprov"
 mv "$work/demo/root" "$work/template"
 

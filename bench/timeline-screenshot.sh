@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/kvp-timeline.png}
 work=$(mktemp -d "${TMPDIR:-/tmp}/kvp-screenshot.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-"$here/bin/kvprov" demo --scenario imds-down --dir "$work/failed" > /dev/null 2>&1 || true
+"$here/bin/kvprov" demo --scenario imds-down-no-media --dir "$work/failed" > /dev/null 2>&1 || true
 "$here/bin/kvprov" demo --scenario flaky-imds --dir "$work/good" > /dev/null 2>&1
 disk=$work/disk
 mkdir -p "$disk/var/lib/kvprov/kvp-archive" "$disk/var/lib/hyperv"

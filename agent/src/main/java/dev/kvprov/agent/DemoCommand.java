@@ -90,8 +90,12 @@ final class DemoCommand implements Callable<Integer> {
           "# written by kvprov demo --scenario config-error\n[imds]\nread_timeout_secs = \"soon\"\n");
     }
     Path media = Files.createDirectories(base.resolve("media"));
-    try (InputStream sample = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
-      Files.write(media.resolve("ovf-env.xml"), sample.readAllBytes());
+    if (chosen == Scenario.IMDS_DOWN_NO_MEDIA) {
+      Files.deleteIfExists(media.resolve("ovf-env.xml"));
+    } else {
+      try (InputStream sample = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
+        Files.write(media.resolve("ovf-env.xml"), sample.readAllBytes());
+      }
     }
     if (!isRoot()) {
       out.println(

@@ -4,11 +4,11 @@ import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
-import dev.kvprov.agent.imds.ImdsInstance;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
+import dev.kvprov.agent.provision.PlatformAnswer;
 import dev.kvprov.agent.provision.PlatformData;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.IoErrors;
@@ -65,19 +65,23 @@ final class PlatformQuery {
       Span span = telemetry.tracer().spanBuilder(command).startSpan();
       OvfEnvironment env = null;
       try (Scope ignored = span.makeCurrent()) {
-        ImdsInstance instance = new ImdsClient(config.imds(), telemetry.tracer()).fetch();
-        if (config.mediaEnabled()) {
-          env =
-              media
-                  .media(
-                      config,
-                      options.root,
-                      new ProcessCommandRunner(telemetry.tracer()),
-                      telemetry.tracer())
-                  .read();
+        PlatformAnswer answer =
+            PlatformAnswer.read(
+                new ImdsClient(config.imds(), telemetry.tracer()),
+                config.mediaEnabled()
+                    ? media.media(
+                        config,
+                        options.root,
+                        new ProcessCommandRunner(telemetry.tracer()),
+                        telemetry.tracer())
+                    : null,
+                warning -> err.println("kvprov " + command + ": warning: " + warning));
+        env = answer.media();
+        if (env != null) {
           env.maskIn(telemetry.redactor());
         }
-        return use.apply(PlatformData.of(instance, env), span);
+        span.setAttribute("source", answer.source());
+        return use.apply(answer.data(), span);
       } catch (ImdsException e) {
         return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.IMDS);
       } catch (OvfException e) {

@@ -94,7 +94,7 @@ class DemoCommandTest {
 
   @Test
   void aFailureScenario_endsInSeconds_withTheFailureExitCodeAndReport() throws Exception {
-    String[] result = demo("imds-down");
+    String[] result = demo("imds-down-no-media");
 
     assertThat(result[0]).isEqualTo("10");
     assertThat(result[1])
@@ -120,5 +120,20 @@ class DemoCommandTest {
         .contains("ProvisioningFailed");
     assertThat(Files.readString(dir.resolve("config-error/root/etc/passwd")))
         .doesNotContain("azureuser:");
+  }
+
+  @Test
+  void imdsDown_withMedia_provisionsFromTheMediaAlone_andSaysSo() throws Exception {
+    String[] result = demo("imds-down");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(result[2])
+        .contains("IMDS gave no usable answer (")
+        .contains("): provisioning from the provisioning media alone");
+    assertThat(result[1])
+        .contains("imds.fetch  FAILED: no usable answer from IMDS")
+        .containsPattern("result=success\\|agent=kvprov/0\\.1\\.0\\|source=ovf\\|")
+        .contains("json: {\"state\":\"Ready\"}");
+    assertThat(Files.readString(dir.resolve("imds-down/root/etc/passwd"))).contains("azureuser:");
   }
 }

@@ -70,7 +70,7 @@ class DemoStderrTest {
 
   @Test
   void imdsDown_inTheJournal_hasItsErrorLines() throws Exception {
-    List<String> lines = demo("imds-down", true);
+    List<String> lines = demo("imds-down-no-media", true);
 
     assertThat(lines)
         .filteredOn(l -> l.startsWith("<3>"))

@@ -181,6 +181,7 @@ class PlatformDataCommandsTest {
 
   @Test
   void metadata_withImdsDown_isExit10_inPlainWords() throws Exception {
+    Files.delete(media.resolve("ovf-env.xml"));
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(dev.kvprov.agent.sim.Scenario.IMDS_DOWN).start()) {
       assertThat(run(simulator, "metadata")).isEqualTo(10);

@@ -507,6 +507,7 @@ class ProvisionEndToEndTest {
 
   @Test
   void imdsDown_reportsTheFailure_toKvpAndThePlatform_withTheSameText() throws Exception {
+    Files.delete(media.resolve("ovf-env.xml")); // no media either: nothing to provision from
     try (AzureSimulator simulator = AzureSimulator.builder().scenario(Scenario.IMDS_DOWN).start()) {
       assertThat(provision(simulator)).isEqualTo(10);
 
@@ -554,13 +555,17 @@ class ProvisionEndToEndTest {
     "IMDS_MALFORMED, 0, success",
     "RETRY_AFTER, 0, success",
     "WIRESERVER_FLAKY, 0, success",
-    "IMDS_DOWN, 10, Failed to fetch instance metadata",
-    "IMDS_STALLS, 10, Failed to fetch instance metadata",
+    "IMDS_DOWN, 0, success",
+    "IMDS_STALLS, 0, success",
+    "IMDS_DOWN_NO_MEDIA, 10, Failed to fetch instance metadata",
     "WIRESERVER_DOWN, 20, Failed to report ready",
     "WIRESERVER_STALLS, 20, Failed to report ready"
   })
   void everyScenario_endsWithTheRightExitCodeAndReport(Scenario scenario, int exit, String outcome)
       throws Exception {
+    if (scenario == Scenario.IMDS_DOWN_NO_MEDIA) {
+      Files.delete(media.resolve("ovf-env.xml"));
+    }
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(scenario).imdsDelayMillis(500).failures(1).start()) {
       assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(exit);
@@ -643,18 +648,39 @@ class ProvisionEndToEndTest {
   }
 
   @Test
-  void hostileMetadata_andAHostileOvfEnv_areRefusedWithAReason_andNothingIsProvisioned()
-      throws Exception {
+  void hostileMetadata_isRefusedWithAReason_andTheMediaProvisionInstead() throws Exception {
     String hostile =
         new String(AzureSimulator.class.getResourceAsStream("instance.json").readAllBytes(), UTF_8)
             .replace("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"-oProxyCommand=x\"");
+    try (AzureSimulator simulator = AzureSimulator.builder().instanceJson(hostile).start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+    // IMDS's answer is unusable: the media, which carry all the steps need, answer instead.
+    assertThat(logs("WARN"))
+        .anyMatch(
+            l ->
+                l.contains(
+                        "adminUsername: user name '-oProxyCommand=x' is not a portable user name")
+                    && l.endsWith("): provisioning from the provisioning media alone"));
+    assertThat(report().get("source")).contains("ovf");
+    assertThat(Files.readString(root.resolve("etc/passwd")))
+        .doesNotContain("ProxyCommand")
+        .contains("azureuser:");
+
+    // Without the media, the refusal is the boot's failure.
+    Files.delete(media.resolve("ovf-env.xml"));
+    for (String marker : List.of(VM + ".provisioned", VM + ".ready")) {
+      Files.delete(root.resolve("var/lib/kvprov").resolve(marker));
+    }
     try (AzureSimulator simulator = AzureSimulator.builder().instanceJson(hostile).start()) {
       assertThat(provision(simulator)).isEqualTo(10);
     }
     assertThat(report().get("detail").orElseThrow())
         .contains("adminUsername: user name '-oProxyCommand=x' is not a portable user name");
-    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("ProxyCommand");
+  }
 
+  @Test
+  void aHostileOvfEnv_isRefusedWithAReason_andNothingIsProvisioned() throws Exception {
     Files.writeString(
         media.resolve("ovf-env.xml"),
         "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/shadow\">]><x>&e;</x>");

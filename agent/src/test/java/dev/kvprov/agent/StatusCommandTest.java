@@ -84,7 +84,8 @@ class StatusCommandTest {
 
   @Test
   void afterAFailedRun_failed_withTheReason_inJsonToo() throws Exception {
-    provision(Scenario.IMDS_DOWN);
+    Files.delete(media.resolve("ovf-env.xml"));
+    provision(Scenario.IMDS_DOWN_NO_MEDIA);
 
     assertThat(status()).isEqualTo(1);
     assertThat(out.toString())

@@ -73,13 +73,23 @@ public record ProvisioningReport(List<Field> fields) {
 
   /** A success report. */
   public static ProvisioningReport success(String agent, String vmId, Instant timestamp) {
-    return new ProvisioningReport(
-        List.of(
-            new Field("result", "success"),
-            new Field("agent", agent),
-            new Field("pps_type", "None"),
-            new Field("vm_id", vmId),
-            new Field("timestamp", timestamp(timestamp))));
+    return success(agent, vmId, timestamp, Map.of());
+  }
+
+  /**
+   * A success report with supporting data (e.g. {@code source=ovf}: provisioned from the media
+   * alone), in the map's iteration order.
+   */
+  public static ProvisioningReport success(
+      String agent, String vmId, Instant timestamp, Map<String, String> supporting) {
+    List<Field> fields = new ArrayList<>();
+    fields.add(new Field("result", "success"));
+    fields.add(new Field("agent", agent));
+    supporting.forEach((k, v) -> fields.add(new Field(k, v)));
+    fields.add(new Field("pps_type", "None"));
+    fields.add(new Field("vm_id", vmId));
+    fields.add(new Field("timestamp", timestamp(timestamp)));
+    return new ProvisioningReport(fields);
   }
 
   /**

@@ -41,6 +41,31 @@ public record PlatformData(
     keys = List.copyOf(keys);
   }
 
+  /**
+   * The media's {@code env} alone, when IMDS gave no usable answer: the platform's own fallback
+   * (the media carry the host name, the user, the password and the keys).
+   */
+  public static PlatformData fromMedia(OvfEnvironment env) {
+    List<SshKey> keys = new ArrayList<>();
+    for (OvfEnvironment.SshKey key : env.sshKeys()) {
+      if (key.value() != null) {
+        keys.add(new SshKey(key.value(), Optional.ofNullable(key.path())));
+      }
+    }
+    return new PlatformData(
+        null,
+        null,
+        null,
+        null,
+        env.hostName(),
+        env.userName(),
+        !env.disableSshPasswordAuthentication(),
+        env.password(),
+        keys,
+        Optional.empty(),
+        Optional.empty());
+  }
+
   /** IMDS's answer, completed by the media's {@code env} (null when there is none). */
   public static PlatformData of(ImdsInstance instance, OvfEnvironment env) {
     ImdsInstance.Compute compute = instance.compute();

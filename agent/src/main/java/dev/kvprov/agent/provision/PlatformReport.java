@@ -67,7 +67,13 @@ public final class PlatformReport {
    * @return whether KVP has it
    */
   public boolean succeeded() {
-    return telemetry.report(ProvisioningReport.success(agent, vmId.value(), Instant.now()));
+    return succeeded(Map.of());
+  }
+
+  /** The success report, with supporting data (e.g. {@code source=ovf}). */
+  public boolean succeeded(Map<String, String> supporting) {
+    return telemetry.report(
+        ProvisioningReport.success(agent, vmId.value(), Instant.now(), supporting));
   }
 
   /**

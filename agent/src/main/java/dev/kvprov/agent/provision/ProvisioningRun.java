@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
-import dev.kvprov.agent.imds.ImdsInstance;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
@@ -33,7 +32,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -158,9 +156,10 @@ public final class ProvisioningRun {
     // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
     // VM does its work); but the platform, told Ready before, hears nothing more of them.
     boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
+    String source = "imds";
     if (next == ProvisioningState.Next.PROVISION || partial()) {
       try {
-        provision(platform.wireserver(), !reportedBefore);
+        source = provision(platform.wireserver(), !reportedBefore);
       } catch (ImdsException e) {
         return fail(
             platform,
@@ -217,7 +216,8 @@ public final class ProvisioningRun {
               + "): the next boot will report it again");
     }
     // Last: whoever waits for the report (kvprov status --wait) finds the markers in place.
-    platform.succeeded();
+    // The platform's support reads where the answer came from when it was not IMDS.
+    platform.succeeded(source.equals("imds") ? Map.of() : Map.of("source", source));
     return Exit.OK;
   }
 
@@ -239,10 +239,15 @@ public final class ProvisioningRun {
     }
   }
 
-  private void provision(WireserverClient wireserver, boolean reportInProgress)
+  /** Provisions; says where the platform's answer came from ({@code imds} or {@code ovf}). */
+  private String provision(WireserverClient wireserver, boolean reportInProgress)
       throws ImdsException, OvfException, ProvisioningException, InterruptedException {
-    ImdsInstance instance = new ImdsClient(config.imds(), telemetry.tracer()).fetch();
-    OvfEnvironment env = config.mediaEnabled() ? media.read() : null;
+    PlatformAnswer answer =
+        PlatformAnswer.read(
+            new ImdsClient(config.imds(), telemetry.tracer()),
+            config.mediaEnabled() ? media : null,
+            this::warn);
+    OvfEnvironment env = answer.media();
     if (reportInProgress && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
@@ -260,12 +265,13 @@ public final class ProvisioningRun {
       if (env != null) {
         env.maskIn(telemetry.redactor());
       }
-      Optional<String> userData =
-          Optional.ofNullable(instance.compute().userData()).filter(u -> !u.isBlank());
-      userData.ifPresent(telemetry.redactor()::register);
+      answer.userData().ifPresent(telemetry.redactor()::register);
       KeptMedia.keep(
-          root.resolve(config.stateDirectory().toString()), env, userData, telemetry.tracer());
-      PlatformData data = PlatformData.of(instance, env);
+          root.resolve(config.stateDirectory().toString()),
+          env,
+          answer.userData(),
+          telemetry.tracer());
+      PlatformData data = answer.data();
       Provisioner.builder(root, runner, telemetry.tracer())
           .hostname(data.hostname())
           .user(data.adminUser())
@@ -281,6 +287,7 @@ public final class ProvisioningRun {
           .publishHostname(config.publishHostname())
           .build()
           .provision(steps);
+      return answer.source();
     } finally {
       if (env != null) {
         env.clearSecrets();

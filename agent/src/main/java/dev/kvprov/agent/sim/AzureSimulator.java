@@ -129,7 +129,7 @@ public final class AzureSimulator implements AutoCloseable {
     }
     switch (scenario) {
       case SLOW_IMDS -> sleep(imdsDelayMillis);
-      case IMDS_DOWN -> {
+      case IMDS_DOWN, IMDS_DOWN_NO_MEDIA -> {
         send(exchange, 503, "text/plain", "Service Unavailable");
         return;
       }

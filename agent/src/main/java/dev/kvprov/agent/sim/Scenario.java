@@ -15,7 +15,9 @@ public enum Scenario {
   /** IMDS fails N times (default 3: 500, 503, 429) before it answers. */
   FLAKY_IMDS("IMDS fails a few times, then answers"),
   /** IMDS always answers 503. */
-  IMDS_DOWN("IMDS always answers 503"),
+  IMDS_DOWN("IMDS always answers 503 (the media alone then provision the VM)"),
+  /** IMDS down and no provisioning media: nothing says what the VM is to be (demo: no media). */
+  IMDS_DOWN_NO_MEDIA("IMDS always answers 503, and there are no provisioning media"),
   /** IMDS answers 200 with a body that is not JSON, N times (default 2), then a good one. */
   IMDS_MALFORMED("IMDS sends a broken body a few times, then a good one"),
   /** The health endpoints fail N times (default 3) before they accept a report. */

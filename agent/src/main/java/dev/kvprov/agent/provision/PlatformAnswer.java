@@ -1,0 +1,66 @@
+package dev.kvprov.agent.provision;
+
+import dev.kvprov.agent.imds.ImdsClient;
+import dev.kvprov.agent.imds.ImdsException;
+import dev.kvprov.agent.imds.ImdsInstance;
+import dev.kvprov.agent.ovf.OvfEnvironment;
+import dev.kvprov.agent.ovf.OvfException;
+import dev.kvprov.agent.ovf.ProvisioningMedia;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What the platform says, read as provisioning reads it: IMDS, completed by the provisioning media;
+ * and when IMDS gives no usable answer, the media alone (they carry all the steps need), said as a
+ * warning. Only when neither answers does it fail, with IMDS's reason.
+ *
+ * @param data what the VM is to be
+ * @param media the media as read, or null when they are off
+ * @param userData IMDS's user data (base64), if any
+ * @param source {@code imds}, or {@code ovf} when the media alone answered
+ */
+public record PlatformAnswer(
+    PlatformData data, OvfEnvironment media, Optional<String> userData, String source) {
+
+  /**
+   * @param media the media to read, or null when they are off
+   * @param warn told why IMDS was passed over, when it was
+   */
+  public static PlatformAnswer read(ImdsClient imds, ProvisioningMedia media, Consumer<String> warn)
+      throws ImdsException, OvfException, InterruptedException {
+    ImdsInstance instance = null;
+    ImdsException imdsFailure = null;
+    try {
+      instance = imds.fetch();
+    } catch (ImdsException e) {
+      imdsFailure = e;
+    }
+    OvfEnvironment env = null;
+    if (media != null) {
+      try {
+        env = media.read();
+      } catch (OvfException e) {
+        if (imdsFailure != null) {
+          imdsFailure.addSuppressed(e);
+          throw imdsFailure; // neither answered: IMDS's failure is the one to report
+        }
+        throw e;
+      }
+    }
+    if (imdsFailure != null) {
+      if (env == null) {
+        throw imdsFailure;
+      }
+      warn.accept(
+          "IMDS gave no usable answer ("
+              + imdsFailure.getMessage()
+              + "): provisioning from the provisioning media alone");
+      return new PlatformAnswer(PlatformData.fromMedia(env), env, Optional.empty(), "ovf");
+    }
+    return new PlatformAnswer(
+        PlatformData.of(instance, env),
+        env,
+        Optional.ofNullable(instance.compute().userData()).filter(u -> !u.isBlank()),
+        "imds");
+  }
+}
