@@ -93,9 +93,24 @@ final class DemoCommand implements Callable<Integer> {
     if (chosen == Scenario.IMDS_DOWN_NO_MEDIA) {
       Files.deleteIfExists(media.resolve("ovf-env.xml"));
     } else {
-      try (InputStream sample = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
-        Files.write(media.resolve("ovf-env.xml"), sample.readAllBytes());
+      String sample;
+      try (InputStream in = DemoCommand.class.getResourceAsStream("demo/ovf-env.xml")) {
+        sample = new String(in.readAllBytes(), UTF_8);
       }
+      if (chosen == Scenario.PPS_RUNNING || chosen == Scenario.PPS_SAVABLE) {
+        // The pool's media: a placeholder VM, its customer's come from IMDS once handed over.
+        sample =
+            sample
+                .replace(
+                    "<PreprovisionedVm>false</PreprovisionedVm>",
+                    "<PreprovisionedVm>true</PreprovisionedVm>")
+                .replace(
+                    "<PreprovisionedVmType>None</PreprovisionedVmType>",
+                    "<PreprovisionedVMType>"
+                        + (chosen == Scenario.PPS_RUNNING ? "Running" : "Savable")
+                        + "</PreprovisionedVMType>");
+      }
+      Files.writeString(media.resolve("ovf-env.xml"), sample);
     }
     if (!isRoot()) {
       out.println(

@@ -136,4 +136,15 @@ class DemoCommandTest {
         .contains("json: {\"state\":\"Ready\"}");
     assertThat(Files.readString(dir.resolve("imds-down/root/etc/passwd"))).contains("azureuser:");
   }
+
+  @Test
+  void aPreprovisionedVm_waitsInOneSpan_thenIsReady() throws Exception {
+    String[] result = demo("pps-running");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(result[1])
+        .containsPattern("pps\\.wait  ok")
+        .contains("result=success|agent=kvprov/0.1.0");
+    assertThat(result[1].lines().filter(l -> l.contains("json: {\"state\":\"Ready\"}"))).hasSize(2);
+  }
 }

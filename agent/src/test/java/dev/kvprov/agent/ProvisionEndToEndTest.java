@@ -505,6 +505,68 @@ class ProvisionEndToEndTest {
     }
   }
 
+  private void pooled(String type) throws Exception {
+    Path file = media.resolve("ovf-env.xml");
+    Files.writeString(
+        file,
+        Files.readString(file)
+            .replace(
+                "<PreprovisionedVm>false</PreprovisionedVm>",
+                "<PreprovisionedVm>true</PreprovisionedVm>")
+            .replace(
+                "<PreprovisionedVmType>None</PreprovisionedVmType>",
+                "<PreprovisionedVMType>" + type + "</PreprovisionedVMType>"));
+  }
+
+  @Test
+  void aPreprovisionedRunningVm_isReadyInThePool_waits_thenProvisionsForItsCustomer()
+      throws Exception {
+    pooled("Running");
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_RUNNING).failures(2).start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      // Ready for the pool, then Ready for the customer.
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}", "{\"state\":\"Ready\"}");
+    }
+    List<KvprovRecord> waits =
+        KvpRecordFormat.decode(pool()).records().stream()
+            .map(KvpRecordFormat.DecodedRecord::record)
+            .filter(
+                r -> r.kind() == KvprovRecord.Kind.END && r.name().orElse("").equals("pps.wait"))
+            .toList();
+    assertThat(waits).hasSize(1);
+    assertThat(
+            waits
+                .get(0)
+                .attributes()
+                .get(io.opentelemetry.api.common.AttributeKey.longKey("polls")))
+        .isEqualTo(3L);
+    assertThat(report().isSuccess()).isTrue();
+    assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:");
+    // The customer's password (from the reprovisioning data) was set: a hash, never the canary.
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .anyMatch(l -> l.startsWith("azureuser:$6$"));
+    assertNoCanary();
+  }
+
+  @Test
+  void aPreprovisionedSavableVm_isReportedAsUnsupported_notMishandled() throws Exception {
+    pooled("Savable");
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
+      assertThat(provision(simulator)).isEqualTo(18);
+
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(simulator.reports().get(0).body()).contains("Pre-provisioning not supported");
+    }
+    assertThat(report().get("step")).contains("pps");
+    assertThat(report().get("detail").orElseThrow()).contains("Savable");
+    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+  }
+
   @Test
   void imdsDown_reportsTheFailure_toKvpAndThePlatform_withTheSameText() throws Exception {
     Files.delete(media.resolve("ovf-env.xml")); // no media either: nothing to provision from

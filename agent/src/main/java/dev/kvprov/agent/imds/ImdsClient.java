@@ -38,6 +38,9 @@ public final class ImdsClient {
   private static final Set<Integer> RETRYABLE = Set.of(404, 408, 410, 429);
   private static final int MAX_BODY_BYTES = 1 << 20;
 
+  /** As {@code OvfParser.MAX_BYTES}: the reprovisioning data is an ovf-env.xml. */
+  private static final int OVF_MAX_BYTES = 256 * 1024;
+
   private final AgentConfig.Imds settings;
   private final Tracer tracer;
   private final HttpClient http;
@@ -137,6 +140,61 @@ public final class ImdsClient {
             null);
       }
       Deadline.sleep(wait.get());
+    }
+  }
+
+  /**
+   * Waits for a pre-provisioned VM to be handed to its customer: polls IMDS's {@code
+   * reprovisiondata} until it answers with the customer's {@code ovf-env.xml}. Until then IMDS
+   * answers 404 (or fails as IMDS sometimes does): asked again with the usual backoff, for as long
+   * as it takes — a pooled VM waits for its customer. One span for the whole wait: a pool may wait
+   * for hours, and each poll a record would drown the trace.
+   *
+   * @throws ImdsException when IMDS refuses for good (400, 403), or the document is too large
+   */
+  public byte[] reprovisionData() throws ImdsException, InterruptedException {
+    URI uri =
+        URI.create(
+            settings.endpoint().toString().replaceAll("/+$", "")
+                + "/metadata/reprovisiondata?api-version=2019-06-01");
+    Span span = tracer.spanBuilder("pps.wait").setAttribute("url", uri.toString()).startSpan();
+    Deadline forever = Deadline.after(Duration.ofDays(3650));
+    try (Scope ignored = span.makeCurrent()) {
+      for (int poll = 1; ; poll++) {
+        span.setAttribute("polls", (long) poll);
+        Optional<Duration> retryAfter = Optional.empty();
+        try {
+          HttpRequest request =
+              HttpRequest.newBuilder(uri).header("Metadata", "true").GET().build();
+          BoundedExchange.Answer answer =
+              BoundedExchange.send(http, request, OVF_MAX_BYTES, settings.readTimeout());
+          int status = answer.status();
+          if (status == 200 && !answer.tooLong(OVF_MAX_BYTES)) {
+            span.setAttribute("bytes", (long) answer.body().length);
+            return answer.body();
+          }
+          if (status == 200) {
+            throw new ImdsException(
+                "the reprovisioning data is larger than " + OVF_MAX_BYTES + " bytes", poll, null);
+          }
+          if (!RETRYABLE.contains(status) && status < 500) {
+            throw new ImdsException(
+                "IMDS answered HTTP " + status + " for the reprovisioning data", poll, null);
+          }
+          // a minute at most between polls, whatever IMDS asks: the customer is waiting
+          retryAfter =
+              Backoff.retryAfter(answer.headers())
+                  .map(d -> d.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : d);
+        } catch (IOException e) {
+          // not handed over yet, or the network moved under us: ask again
+        }
+        Deadline.sleep(backoff.waitBefore(Math.min(poll, 8), retryAfter, forever).orElseThrow());
+      }
+    } catch (ImdsException e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw e;
+    } finally {
+      span.end();
     }
   }
 

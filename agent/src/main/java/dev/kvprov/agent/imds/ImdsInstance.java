@@ -12,9 +12,18 @@ import java.util.Optional;
  *
  * @param compute the {@code compute} section
  * @param network the {@code network} section as sent; absent in some answers
+ * @param extended the {@code extended} section as sent (with {@code extended=true})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ImdsInstance(Compute compute, JsonNode network) {
+public record ImdsInstance(Compute compute, JsonNode network, JsonNode extended) {
+
+  /**
+   * The pre-provisioning type IMDS names ({@code extended.compute.ppsType}), {@code None} if none.
+   */
+  public String ppsType() {
+    JsonNode type = extended == null ? null : extended.path("compute").path("ppsType");
+    return type != null && type.isTextual() && !type.asText().isBlank() ? type.asText() : "None";
+  }
 
   /** The first interface's first private IPv4 address, when IMDS names one. */
   public Optional<String> privateIpv4() {

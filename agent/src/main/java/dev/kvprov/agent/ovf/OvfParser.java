@@ -262,7 +262,10 @@ public final class OvfParser {
             : Optional.of(new Secret(customData)),
         keys,
         "true".equals(lower(fields.get("platform.PreprovisionedVm"))),
-        fields.getOrDefault("platform.PreprovisionedVmType", "None"),
+        // The platform writes PreprovisionedVMType; some writers spell it PreprovisionedVmType.
+        fields.getOrDefault(
+            "platform.PreprovisionedVMType",
+            fields.getOrDefault("platform.PreprovisionedVmType", "None")),
         kept);
   }
 

@@ -18,9 +18,36 @@ import java.util.function.Consumer;
  * @param media the media as read, or null when they are off
  * @param userData IMDS's user data (base64), if any
  * @param source {@code imds}, or {@code ovf} when the media alone answered
+ * @param imdsPpsType the pre-provisioning type IMDS names ({@code None} when it did not answer)
  */
 public record PlatformAnswer(
-    PlatformData data, OvfEnvironment media, Optional<String> userData, String source) {
+    PlatformData data,
+    OvfEnvironment media,
+    Optional<String> userData,
+    String source,
+    String imdsPpsType) {
+
+  /** A pre-provisioned VM's kind, from the media (as the platform writes it) or IMDS. */
+  public enum Preprovisioning {
+    /** An ordinary VM. */
+    NONE,
+    /** Booted into a pool, reported Ready, and waiting (running) to be handed to a customer. */
+    RUNNING,
+    /** Booted into a pool and then saved: kvprov does not support it. */
+    SAVABLE
+  }
+
+  /** What kind of VM this is, as cloud-init and WALinuxAgent read it. */
+  public Preprovisioning preprovisioning() {
+    String type = media != null && media.preprovisionedVm() ? media.preprovisionedVmType() : "None";
+    if (type.equalsIgnoreCase("Savable") || imdsPpsType.equalsIgnoreCase("Savable")) {
+      return Preprovisioning.SAVABLE;
+    }
+    if (media != null && media.preprovisionedVm() || imdsPpsType.equalsIgnoreCase("Running")) {
+      return Preprovisioning.RUNNING; // PreprovisionedVm alone, type unset: the first kind, Running
+    }
+    return Preprovisioning.NONE;
+  }
 
   /**
    * @param media the media to read, or null when they are off
@@ -55,12 +82,13 @@ public record PlatformAnswer(
           "IMDS gave no usable answer ("
               + imdsFailure.getMessage()
               + "): provisioning from the provisioning media alone");
-      return new PlatformAnswer(PlatformData.fromMedia(env), env, Optional.empty(), "ovf");
+      return new PlatformAnswer(PlatformData.fromMedia(env), env, Optional.empty(), "ovf", "None");
     }
     return new PlatformAnswer(
         PlatformData.of(instance, env),
         env,
         Optional.ofNullable(instance.compute().userData()).filter(u -> !u.isBlank()),
-        "imds");
+        "imds",
+        instance.ppsType());
   }
 }

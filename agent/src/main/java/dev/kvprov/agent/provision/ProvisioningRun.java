@@ -9,6 +9,7 @@ import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
+import dev.kvprov.agent.ovf.OvfParser;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
 import dev.kvprov.agent.provision.steps.Step;
@@ -27,7 +28,9 @@ import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +59,8 @@ public final class ProvisioningRun {
     SUDOERS(Step.SUDOERS),
     SSHD(Step.SSHD),
     SSH_KEYS(Step.SSH_KEYS),
+    /** A pre-provisioned VM of a kind kvprov does not handle (Savable). */
+    PPS(18),
     REPORT(20),
     /** A defect in kvprov itself; still reported like any failure. */
     INTERNAL(30);
@@ -159,7 +164,7 @@ public final class ProvisioningRun {
     String source = "imds";
     if (next == ProvisioningState.Next.PROVISION || partial()) {
       try {
-        source = provision(platform.wireserver(), !reportedBefore);
+        source = provision(platform, !reportedBefore);
       } catch (ImdsException e) {
         return fail(
             platform,
@@ -179,6 +184,14 @@ public final class ProvisioningRun {
       } catch (ProvisioningException e) {
         return fail(
             platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()), reportedBefore);
+      } catch (PreprovisioningException e) {
+        return fail(
+            platform,
+            "pps",
+            "Pre-provisioning not supported",
+            e.getMessage(),
+            Exit.PPS,
+            reportedBefore);
       } catch (RuntimeException e) {
         // A bug must not leave the platform waiting for a report until it gives up on the VM.
         return fail(
@@ -240,13 +253,17 @@ public final class ProvisioningRun {
   }
 
   /** Provisions; says where the platform's answer came from ({@code imds} or {@code ovf}). */
-  private String provision(WireserverClient wireserver, boolean reportInProgress)
-      throws ImdsException, OvfException, ProvisioningException, InterruptedException {
+  private String provision(PlatformReport platform, boolean reportInProgress)
+      throws ImdsException,
+          OvfException,
+          ProvisioningException,
+          PreprovisioningException,
+          InterruptedException {
+    ImdsClient imds = new ImdsClient(config.imds(), telemetry.tracer());
     PlatformAnswer answer =
-        PlatformAnswer.read(
-            new ImdsClient(config.imds(), telemetry.tracer()),
-            config.mediaEnabled() ? media : null,
-            this::warn);
+        PlatformAnswer.read(imds, config.mediaEnabled() ? media : null, this::warn);
+    answer = handedOver(answer, imds, platform);
+    WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
     if (reportInProgress && config.reportInProgress()) {
       try {
@@ -293,6 +310,46 @@ public final class ProvisioningRun {
         env.clearSecrets();
       }
     }
+  }
+
+  /**
+   * For a pre-provisioned VM, the customer's answer: the pool is told Ready, then the VM waits (one
+   * span, {@code pps.wait}) until IMDS hands it the customer's {@code ovf-env.xml}, and IMDS is
+   * read again. An ordinary VM's answer as it is.
+   */
+  private PlatformAnswer handedOver(PlatformAnswer answer, ImdsClient imds, PlatformReport platform)
+      throws ImdsException, OvfException, PreprovisioningException, InterruptedException {
+    switch (answer.preprovisioning()) {
+      case NONE -> {
+        return answer;
+      }
+      case SAVABLE -> {
+        if (answer.media() != null) {
+          answer.media().clearSecrets();
+        }
+        throw new PreprovisioningException(
+            "this VM was pre-provisioned as Savable (saved in the pool, resumed for the customer),"
+                + " which kvprov does not handle");
+      }
+      case RUNNING -> {
+        if (answer.media() != null) {
+          answer.media().clearSecrets(); // the pool's media: the customer's come later
+        }
+        if (!platform.ready()) {
+          throw new PreprovisioningException(
+              "the pool was not told Ready: the platform would never hand this VM over");
+        }
+        byte[] document = imds.reprovisionData();
+        OvfEnvironment customer;
+        try {
+          customer = OvfParser.parse(new ByteArrayInputStream(document));
+        } finally {
+          Arrays.fill(document, (byte) 0); // the customer's password was in there
+        }
+        return PlatformAnswer.read(imds, () -> customer, this::warn);
+      }
+    }
+    throw new IllegalStateException("a pre-provisioning kind with no handling");
   }
 
   private void warn(String message) {

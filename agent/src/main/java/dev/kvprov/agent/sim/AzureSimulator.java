@@ -46,6 +46,9 @@ public final class AzureSimulator implements AutoCloseable {
           });
   private final AtomicInteger imdsRequests = new AtomicInteger();
   private final AtomicInteger healthRequests = new AtomicInteger();
+  private final AtomicInteger reprovisionRequests = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicBoolean handedOver =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final List<Report> reports = new ArrayList<>();
   private final Consumer<String> log;
   private final boolean jsonHealth;
@@ -66,6 +69,7 @@ public final class AzureSimulator implements AutoCloseable {
     imds.setExecutor(executor);
     wireserver.setExecutor(executor);
     imds.createContext("/metadata/instance", this::instance);
+    imds.createContext("/metadata/reprovisiondata", this::reprovisionData);
     wireserver.createContext("/", this::wireserverRequest);
     imds.start();
     wireserver.start();
@@ -167,7 +171,38 @@ public final class AzureSimulator implements AutoCloseable {
       }
       default -> {}
     }
-    send(exchange, 200, "application/json; charset=utf-8", instanceJson);
+    send(exchange, 200, "application/json; charset=utf-8", pooled(instanceJson));
+  }
+
+  /** The instance as a pooled VM sees it before its customer has it. */
+  private String pooled(String json) {
+    String type =
+        switch (scenario) {
+          case PPS_RUNNING -> handedOver.get() ? "None" : "Running";
+          case PPS_SAVABLE -> "Savable";
+          default -> "None";
+        };
+    return json.replace("\"ppsType\": \"None\"", "\"ppsType\": \"" + type + "\"");
+  }
+
+  /**
+   * IMDS's reprovisioning data: 404 until the pooled VM is handed over (after {@code failures}
+   * polls in {@link Scenario#PPS_RUNNING}), then the customer's ovf-env.xml; 404 for every other
+   * VM, which is never handed over.
+   */
+  private void reprovisionData(HttpExchange exchange) throws IOException {
+    int n = reprovisionRequests.incrementAndGet();
+    if (!"true".equals(exchange.getRequestHeaders().getFirst("Metadata"))) {
+      send(exchange, 400, "text/plain", "Required metadata header not specified");
+      return;
+    }
+    if (scenario != Scenario.PPS_RUNNING || n <= failures) {
+      send(exchange, 404, "text/plain", "Not Found");
+      return;
+    }
+    handedOver.set(true);
+    log.accept("reprovisioning data handed over (poll " + n + ")");
+    send(exchange, 200, "application/xml; charset=utf-8", resource("customer-ovf-env.xml"));
   }
 
   /**

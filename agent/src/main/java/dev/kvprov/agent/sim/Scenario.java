@@ -38,6 +38,14 @@ public enum Scenario {
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
    */
+  /**
+   * A pre-provisioned VM of the Running kind: IMDS says {@code ppsType: Running} and answers the
+   * reprovisioning data (the customer's ovf-env.xml) after N polls (default 2); the demo's media
+   * say {@code PreprovisionedVm}.
+   */
+  PPS_RUNNING("a pre-provisioned VM waits in the pool, then is handed to its customer"),
+  /** A pre-provisioned VM of the Savable kind, which kvprov does not handle. */
+  PPS_SAVABLE("a pre-provisioned VM of the Savable kind (not supported: reported as such)"),
   CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)");
 
   private final String description;
