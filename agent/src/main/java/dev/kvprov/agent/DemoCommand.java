@@ -100,6 +100,20 @@ final class DemoCommand implements Callable<Integer> {
     }
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(chosen).imdsDelayMillis(1500).start()) {
+      if (chosen == Scenario.CERTIFICATE_KEY) {
+        // A key named by its certificate's fingerprint alone, as Azure's classic deployments
+        // write it: the wireserver's goal state delivers the certificate.
+        Path env = media.resolve("ovf-env.xml");
+        Files.writeString(
+            env,
+            Files.readString(env)
+                .replace(
+                    "</PublicKeys>",
+                    "  <PublicKey>\n            <Fingerprint>"
+                        + simulator.certificateThumbprint()
+                        + "</Fingerprint>\n            <Path>/home/azureuser/.ssh/authorized_keys"
+                        + "</Path>\n          </PublicKey>\n        </PublicKeys>"));
+      }
       Path config = base.resolve("kvprov.toml");
       // Demo deadlines are seconds, not the production minutes: failure scenarios end quickly.
       Files.writeString(

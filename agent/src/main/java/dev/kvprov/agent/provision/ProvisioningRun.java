@@ -2,6 +2,7 @@ package dev.kvprov.agent.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.kvprov.agent.certs.CertificateKeys;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
@@ -12,6 +13,7 @@ import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
+import dev.kvprov.agent.provision.steps.SshKey;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.wireserver.Health;
@@ -259,12 +261,18 @@ public final class ProvisioningRun {
         env.maskIn(telemetry.redactor());
       }
       PlatformData data = PlatformData.of(instance, env);
+      List<SshKey> keys = new java.util.ArrayList<>(data.keys());
+      List<OvfEnvironment.SshKey> byCertificate = PlatformData.certificateKeys(instance, env);
+      if (!byCertificate.isEmpty() && steps.contains(Step.SSH_KEYS)) {
+        // Only here is Bouncy Castle loaded: the common boot never pays for it.
+        keys.addAll(CertificateKeys.resolve(byCertificate, wireserver, telemetry.tracer()));
+      }
       Provisioner.builder(root, runner, telemetry.tracer())
           .hostname(data.hostname())
           .user(data.adminUser())
           .password(data.password())
           .passwordAuthentication(data.passwordLogin())
-          .sshKeys(data.keys())
+          .sshKeys(keys)
           .groups(config.userGroups())
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())
