@@ -16,7 +16,6 @@ import org.bouncycastle.pkcs.PKCS12PfxPdu;
 import org.bouncycastle.pkcs.PKCS12SafeBag;
 import org.bouncycastle.pkcs.PKCS12SafeBagFactory;
 import org.bouncycastle.pkcs.PKCSException;
-import org.bouncycastle.pkcs.bc.BcPKCS12PBEInputDecryptorProviderBuilder;
 
 /**
  * The certificates of a password-less PKCS#12 (PFX), as the goal state delivers them. Only
@@ -49,15 +48,27 @@ final class PfxCertificates {
 
   /** Every certificate in {@code pfx}, in order. */
   static List<Certificate> read(byte[] pfx) throws CertificatesException {
+    CertificatesException first = null;
+    for (byte[] password : PfxDecryption.NO_PASSWORD) {
+      try {
+        return read(pfx, new PfxDecryption(password));
+      } catch (CertificatesException e) {
+        // the other encoding of "no password" may open it
+        first = first == null ? e : first;
+      }
+    }
+    throw first;
+  }
+
+  private static List<Certificate> read(byte[] pfx, PfxDecryption decryption)
+      throws CertificatesException {
     List<Certificate> certificates = new ArrayList<>();
     try {
       PKCS12PfxPdu pdu = new PKCS12PfxPdu(pfx);
       for (ContentInfo info : pdu.getContentInfos()) {
         PKCS12SafeBagFactory bags =
             info.getContentType().equals(PKCSObjectIdentifiers.encryptedData)
-                // The platform's PFX has no password: an empty one opens it.
-                ? new PKCS12SafeBagFactory(
-                    info, new BcPKCS12PBEInputDecryptorProviderBuilder().build(new char[0]))
+                ? new PKCS12SafeBagFactory(info, decryption)
                 : new PKCS12SafeBagFactory(info);
         for (PKCS12SafeBag bag : bags.getSafeBags()) {
           if (bag.getType().equals(PKCSObjectIdentifiers.certBag)
