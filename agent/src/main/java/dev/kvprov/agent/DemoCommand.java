@@ -106,13 +106,8 @@ final class DemoCommand implements Callable<Integer> {
         Path env = media.resolve("ovf-env.xml");
         Files.writeString(
             env,
-            Files.readString(env)
-                .replace(
-                    "</PublicKeys>",
-                    "  <PublicKey>\n            <Fingerprint>"
-                        + simulator.certificateThumbprint()
-                        + "</Fingerprint>\n            <Path>/home/azureuser/.ssh/authorized_keys"
-                        + "</Path>\n          </PublicKey>\n        </PublicKeys>"));
+            AzureSimulator.withCertificateKey(
+                Files.readString(env), simulator.certificateThumbprint()));
       }
       Path config = base.resolve("kvprov.toml");
       // Demo deadlines are seconds, not the production minutes: failure scenarios end quickly.

@@ -578,15 +578,7 @@ class ProvisionEndToEndTest {
   /** Adds to the media a key named by {@code fingerprint} alone, with no value. */
   private void addCertificateKey(String fingerprint) throws Exception {
     Path env = media.resolve("ovf-env.xml");
-    Files.writeString(
-        env,
-        Files.readString(env)
-            .replace(
-                "</PublicKeys>",
-                "<PublicKey><Fingerprint>"
-                    + fingerprint
-                    + "</Fingerprint><Path>/home/azureuser/.ssh/authorized_keys</Path>"
-                    + "</PublicKey></PublicKeys>"));
+    Files.writeString(env, AzureSimulator.withCertificateKey(Files.readString(env), fingerprint));
   }
 
   /** What the real ssh-keygen makes of the public key of the certificate {@code der}. */

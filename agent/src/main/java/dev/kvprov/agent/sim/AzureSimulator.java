@@ -119,6 +119,19 @@ public final class AzureSimulator implements AutoCloseable {
     return certificates().thumbprint();
   }
 
+  /**
+   * {@code ovfEnv} with one more {@code PublicKey}: {@code fingerprint} and a path, no value, as
+   * Azure writes a key that comes as a certificate.
+   */
+  public static String withCertificateKey(String ovfEnv, String fingerprint) {
+    return ovfEnv.replace(
+        "</PublicKeys>",
+        "  <PublicKey>\n            <Fingerprint>"
+            + fingerprint
+            + "</Fingerprint>\n            <Path>/home/azureuser/.ssh/authorized_keys</Path>\n"
+            + "          </PublicKey>\n        </PublicKeys>");
+  }
+
   /** That certificate's DER: its RSA key is the one such a media key stands for. */
   public byte[] certificate() {
     return certificates().certificate();

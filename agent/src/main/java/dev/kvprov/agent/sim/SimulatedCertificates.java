@@ -46,7 +46,10 @@ final class SimulatedCertificates {
     return certificate.clone();
   }
 
-  /** Its SHA-1 thumbprint, upper-case hex: the {@code Fingerprint} ovf-env.xml names it by. */
+  /**
+   * Its SHA-1 thumbprint, upper-case hex: the {@code Fingerprint} ovf-env.xml names it by. Computed
+   * here, not with the agent's code: a test of the agent's match needs its own answer.
+   */
   String thumbprint() {
     try {
       return HexFormat.of()

@@ -127,13 +127,7 @@ public final class WireserverClient {
       throw new WireserverException(
           "the wireserver does not offer protocol version " + XML_VERSION);
     }
-    String goalState =
-        fetch(
-            deadline,
-            HEALTH_REPORT,
-            "goal state",
-            () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
-    GoalState state = GoalState.parse(goalState, xml);
+    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT), xml);
     String body = healthXml(state, health);
     send(
         deadline,
@@ -159,15 +153,9 @@ public final class WireserverClient {
     requireNonNull(cipher, "cipher");
     Deadline deadline = Deadline.after(settings.totalTimeout());
     String purpose = "the certificates request";
-    String goalState =
-        fetch(
-            deadline,
-            purpose,
-            "goal state",
-            () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
     // Only the path and query of the URL the goal state names: the agent talks to the endpoint
     // its configuration names and no other (the goal state says 168.63.129.16:80 on Azure).
-    URI named = GoalState.certificatesUrl(goalState, xml);
+    URI named = GoalState.certificatesUrl(goalState(deadline, purpose), xml);
     String pathAndQuery =
         named.getRawPath() + (named.getRawQuery() == null ? "" : "?" + named.getRawQuery());
     byte[][] body = new byte[1][];
@@ -188,6 +176,15 @@ public final class WireserverClient {
           "the goal state's certificates document is larger than " + MAX_BODY_BYTES + " bytes");
     }
     return body[0];
+  }
+
+  private String goalState(Deadline deadline, String purpose)
+      throws WireserverException, InterruptedException {
+    return fetch(
+        deadline,
+        purpose,
+        "goal state",
+        () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
   }
 
   private HttpRequest.Builder xmlHeaders(HttpRequest.Builder builder) {

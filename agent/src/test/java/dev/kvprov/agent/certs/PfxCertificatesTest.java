@@ -16,23 +16,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PfxCertificatesTest {
   @TempDir Path dir;
 
-  private void certificate(String name) throws Exception {
-    Tools.run(
-        dir,
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        name + ".key",
-        "-out",
-        name + ".crt",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=" + name);
+  /** A self-signed certificate {@code name}.crt for a new key, by default RSA. */
+  private void certificate(String name, String... key) throws Exception {
+    List<String> command = new ArrayList<>(List.of("openssl", "req", "-x509"));
+    command.addAll(key.length == 0 ? List.of("-newkey", "rsa:2048") : List.of(key));
+    command.addAll(
+        List.of(
+            "-nodes",
+            "-keyout",
+            name + ".key",
+            "-out",
+            name + ".crt",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=" + name));
+    Tools.run(dir, command.toArray(String[]::new));
   }
 
   private String opensslThumbprint(String name) throws Exception {
@@ -94,24 +93,7 @@ class PfxCertificatesTest {
 
   @Test
   void openSsh_isEmptyForAKeyThatIsNotRsa() throws Exception {
-    Tools.run(
-        dir,
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        "ec.key",
-        "-out",
-        "ec.crt",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=ec");
+    certificate("ec", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256");
     Tools.run(
         dir,
         "openssl",

@@ -22,6 +22,26 @@ class TransportKeyTest {
         Tools.pem("CERTIFICATE", Base64.getDecoder().decode(key.certificateHeader())));
   }
 
+  /** {@code text} enveloped by openssl to transport.crt with {@code cipher}, as DER. */
+  private byte[] envelope(String cipher, String text) throws Exception {
+    Files.writeString(dir.resolve("secret.txt"), text);
+    Tools.run(
+        dir,
+        "openssl",
+        "cms",
+        "-encrypt",
+        cipher,
+        "-in",
+        "secret.txt",
+        "-binary",
+        "-outform",
+        "DER",
+        "-out",
+        "message.der",
+        "transport.crt");
+    return Files.readAllBytes(dir.resolve("message.der"));
+  }
+
   @Test
   void certificateHeader_isBase64Der_ofASelfSignedRsaCertificateOpensslVerifies() throws Exception {
     TransportKey key = TransportKey.create();
@@ -47,23 +67,8 @@ class TransportKeyTest {
   void decrypt_opensAMessageOpensslEnvelopedToTheCertificate(String cipher) throws Exception {
     TransportKey key = TransportKey.create();
     writeCertificate(key);
-    Files.writeString(dir.resolve("secret.txt"), "the goal state's certificates");
-    Tools.run(
-        dir,
-        "openssl",
-        "cms",
-        "-encrypt",
-        cipher,
-        "-in",
-        "secret.txt",
-        "-binary",
-        "-outform",
-        "DER",
-        "-out",
-        "message.der",
-        "transport.crt");
 
-    byte[] content = key.decrypt(Files.readAllBytes(dir.resolve("message.der")));
+    byte[] content = key.decrypt(envelope(cipher, "the goal state's certificates"));
 
     assertThat(new String(content, StandardCharsets.UTF_8))
         .isEqualTo("the goal state's certificates");
@@ -73,21 +78,7 @@ class TransportKeyTest {
   void decrypt_refusesAMessageForAnotherKey_inPlainWords() throws Exception {
     TransportKey other = TransportKey.create();
     writeCertificate(other);
-    Files.writeString(dir.resolve("secret.txt"), "not for this boot");
-    Tools.run(
-        dir,
-        "openssl",
-        "cms",
-        "-encrypt",
-        "-des3",
-        "-in",
-        "secret.txt",
-        "-outform",
-        "DER",
-        "-out",
-        "message.der",
-        "transport.crt");
-    byte[] message = Files.readAllBytes(dir.resolve("message.der"));
+    byte[] message = envelope("-des3", "not for this boot");
 
     assertThatThrownBy(() -> TransportKey.create().decrypt(message))
         .isInstanceOf(CertificatesException.class)
