@@ -119,6 +119,15 @@ final class DemoCommand implements Callable<Integer> {
     }
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(chosen).imdsDelayMillis(1500).start()) {
+      if (chosen == Scenario.CERTIFICATE_KEY) {
+        // A key named by its certificate's fingerprint alone, as Azure's classic deployments
+        // write it: the wireserver's goal state delivers the certificate.
+        Path env = media.resolve("ovf-env.xml");
+        Files.writeString(
+            env,
+            AzureSimulator.withCertificateKey(
+                Files.readString(env), simulator.certificateThumbprint()));
+      }
       Path config = base.resolve("kvprov.toml");
       // Demo deadlines are seconds, not the production minutes: failure scenarios end quickly.
       Files.writeString(

@@ -87,6 +87,12 @@ final class SimulateCommand implements Callable<Integer> {
     out.println("scenario:   " + chosen.cliName() + " (" + chosen.description() + ")");
     out.println("IMDS:       " + simulator.imdsEndpoint());
     out.println("wireserver: " + simulator.wireserverEndpoint());
+    if (chosen == Scenario.CERTIFICATE_KEY) {
+      out.println(
+          "certificate: "
+              + simulator.certificateThumbprint()
+              + " (the Fingerprint of a media PublicKey with no Value)");
+    }
     out.println();
     out.println("# point kvprov at it, e.g. with --config sim.toml:");
     out.print(simulator.configSnippet());

@@ -93,6 +93,21 @@ class DemoCommandTest {
   }
 
   @Test
+  void certificateKey_installsTheKeyTheGoalStatesCertificateHolds() throws Exception {
+    String[] result = demo("certificate-key");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(result[1]).containsPattern("wireserver\\.certificates  ok");
+    assertThat(Files.readString(dir.resolve("certificate-key/media/ovf-env.xml")))
+        .containsPattern("<Fingerprint>[0-9A-F]{40}</Fingerprint>\\s*<Path>");
+    assertThat(
+            Files.readAllLines(
+                dir.resolve("certificate-key/root/home/azureuser/.ssh/authorized_keys")))
+        .hasSize(2)
+        .anySatisfy(line -> assertThat(line).startsWith("ssh-rsa AAAAB3NzaC1yc2E"));
+  }
+
+  @Test
   void aFailureScenario_endsInSeconds_withTheFailureExitCodeAndReport() throws Exception {
     String[] result = demo("imds-down-no-media");
 

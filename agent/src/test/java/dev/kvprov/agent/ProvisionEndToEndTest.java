@@ -642,6 +642,102 @@ class ProvisionEndToEndTest {
     }
   }
 
+  /** Adds to the media a key named by {@code fingerprint} alone, with no value. */
+  private void addCertificateKey(String fingerprint) throws Exception {
+    Path env = media.resolve("ovf-env.xml");
+    Files.writeString(env, AzureSimulator.withCertificateKey(Files.readString(env), fingerprint));
+  }
+
+  /** What the real ssh-keygen makes of the public key of the certificate {@code der}. */
+  private String sshKeygen(byte[] der) throws Exception {
+    java.security.cert.Certificate certificate =
+        java.security.cert.CertificateFactory.getInstance("X.509")
+            .generateCertificate(new java.io.ByteArrayInputStream(der));
+    Path pem = dir.resolve("certificate-key.pem");
+    Files.writeString(
+        pem,
+        "-----BEGIN PUBLIC KEY-----\n"
+            + java.util.Base64.getMimeEncoder()
+                .encodeToString(certificate.getPublicKey().getEncoded())
+            + "\n-----END PUBLIC KEY-----\n");
+    Process keygen =
+        new ProcessBuilder("ssh-keygen", "-i", "-m", "PKCS8", "-f", pem.toString()).start();
+    String line = new String(keygen.getInputStream().readAllBytes(), UTF_8).strip();
+    assertThat(keygen.waitFor()).isZero();
+    return line;
+  }
+
+  @Test
+  void aCertificateOnlyKey_fromTheGoalState_landsInAuthorizedKeys() throws Exception {
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.CERTIFICATE_KEY).start()) {
+      addCertificateKey(simulator.certificateThumbprint());
+
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
+          .containsExactly(
+              "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJWinwTTXHx4k8EYR2dTCWR804bXaMPytqRjud+bfvbj"
+                  + " azureuser@workstation",
+              sshKeygen(simulator.certificate()));
+      io.opentelemetry.api.common.Attributes span =
+          KvpRecordFormat.decode(pool()).records().stream()
+              .map(KvpRecordFormat.DecodedRecord::record)
+              .filter(r -> r.kind() == KvprovRecord.Kind.END)
+              .filter(r -> r.name().orElseThrow().equals("wireserver.certificates"))
+              .findFirst()
+              .orElseThrow()
+              .attributes();
+      assertThat(
+              span.get(
+                  io.opentelemetry.api.common.AttributeKey.stringArrayKey("certificates.matched")))
+          .containsExactly(simulator.certificateThumbprint());
+      assertThat(span.get(io.opentelemetry.api.common.AttributeKey.longKey("certificates.count")))
+          .isEqualTo(1L);
+      assertThat(report().isSuccess()).isTrue();
+      assertNoCanary();
+    }
+  }
+
+  @Test
+  void aCertificateOnlyKey_thatNoCertificateMatches_failsTheSshKeysStep_namingTheFingerprint()
+      throws Exception {
+    String fingerprint = "3A4F0C1E2D3B4A5968778695A4B3C2D1E0F1A2B3";
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.CERTIFICATE_KEY).start()) {
+      addCertificateKey(fingerprint);
+
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(17);
+
+      ProvisioningReport report = report();
+      assertThat(report.get("reason")).contains("SSH key setup failed");
+      assertThat(report.get("step")).contains("ssh_keys");
+      assertThat(report.get("detail"))
+          .contains(
+              "the key with fingerprint "
+                  + fingerprint
+                  + " is in none of the goal state's 1 certificate(s)");
+      assertThat(simulator.reports()).hasSize(1);
+      assertThat(simulator.reports().get(0).body()).contains("NotReady").contains(fingerprint);
+      assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+      assertNoCanary();
+    }
+  }
+
+  @Test
+  void aCertificateOnlyKey_isNotFetched_whenImdsGivesKeys() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      addCertificateKey("3A4F0C1E2D3B4A5968778695A4B3C2D1E0F1A2B3");
+
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      assertThat(spanNames()).doesNotContain("wireserver.certificates");
+      assertThat(Files.readString(root.resolve("home/azureuser/.ssh/authorized_keys")))
+          .contains("deploy@pipeline")
+          .doesNotContain("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC0");
+    }
+  }
+
   @Test
   void theCanary_isInNoFileOfTheRoot_butTheShadowHash() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {

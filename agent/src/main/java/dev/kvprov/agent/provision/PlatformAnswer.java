@@ -6,6 +6,7 @@ import dev.kvprov.agent.imds.ImdsInstance;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -19,13 +20,16 @@ import java.util.function.Consumer;
  * @param userData IMDS's user data (base64), if any
  * @param source {@code imds}, or {@code ovf} when the media alone answered
  * @param imdsPpsType the pre-provisioning type IMDS names ({@code None} when it did not answer)
+ * @param certificateKeys the media's keys given by certificate fingerprint alone, to be fetched
+ *     from the goal state (none when IMDS gave keys: its keys win)
  */
 public record PlatformAnswer(
     PlatformData data,
     OvfEnvironment media,
     Optional<String> userData,
     String source,
-    String imdsPpsType) {
+    String imdsPpsType,
+    List<OvfEnvironment.SshKey> certificateKeys) {
 
   /** A pre-provisioned VM's kind, from the media (as the platform writes it) or IMDS. */
   public enum Preprovisioning {
@@ -82,13 +86,20 @@ public record PlatformAnswer(
           "IMDS gave no usable answer ("
               + imdsFailure.getMessage()
               + "): provisioning from the provisioning media alone");
-      return new PlatformAnswer(PlatformData.fromMedia(env), env, Optional.empty(), "ovf", "None");
+      return new PlatformAnswer(
+          PlatformData.fromMedia(env),
+          env,
+          Optional.empty(),
+          "ovf",
+          "None",
+          PlatformData.certificateKeys(null, env));
     }
     return new PlatformAnswer(
         PlatformData.of(instance, env),
         env,
         Optional.ofNullable(instance.compute().userData()).filter(u -> !u.isBlank()),
         "imds",
-        instance.ppsType());
+        instance.ppsType(),
+        PlatformData.certificateKeys(instance, env));
   }
 }

@@ -66,6 +66,21 @@ public record PlatformData(
         Optional.empty());
   }
 
+  /**
+   * The media's keys that name a certificate of the goal state ({@code Fingerprint}, no {@code
+   * Value}), when the keys come from the media: IMDS's keys, when it gives any, win over all of
+   * them, as over the media's other keys. {@code instance} is null when IMDS did not answer.
+   */
+  public static List<OvfEnvironment.SshKey> certificateKeys(
+      ImdsInstance instance, OvfEnvironment env) {
+    if (env == null || instance != null && !instance.compute().publicKeys().isEmpty()) {
+      return List.of();
+    }
+    return env.sshKeys().stream()
+        .filter(key -> key.value() == null && key.fingerprint() != null)
+        .toList();
+  }
+
   /** IMDS's answer, completed by the media's {@code env} (null when there is none). */
   public static PlatformData of(ImdsInstance instance, OvfEnvironment env) {
     ImdsInstance.Compute compute = instance.compute();
@@ -88,7 +103,7 @@ public record PlatformData(
     }
     if (keys.isEmpty() && env != null) {
       for (OvfEnvironment.SshKey key : env.sshKeys()) {
-        if (key.value() != null) {
+        if (key.value() != null) { // a key by fingerprint alone: certificateKeys
           keys.add(new SshKey(key.value(), Optional.ofNullable(key.path())));
         }
       }

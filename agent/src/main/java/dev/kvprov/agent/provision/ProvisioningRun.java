@@ -2,6 +2,7 @@ package dev.kvprov.agent.provision;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.kvprov.agent.certs.CertificateKeys;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
@@ -12,6 +13,7 @@ import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.ovf.OvfParser;
 import dev.kvprov.agent.ovf.ProvisioningMedia;
 import dev.kvprov.agent.provision.steps.ProvisioningException;
+import dev.kvprov.agent.provision.steps.SshKey;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.KeptMedia;
 import dev.kvprov.agent.state.ProvisioningState;
@@ -289,12 +291,18 @@ public final class ProvisioningRun {
           answer.userData(),
           telemetry.tracer());
       PlatformData data = answer.data();
+      List<SshKey> keys = new java.util.ArrayList<>(data.keys());
+      if (!answer.certificateKeys().isEmpty() && steps.contains(Step.SSH_KEYS)) {
+        // Only here is Bouncy Castle loaded: the common boot never pays for it.
+        keys.addAll(
+            CertificateKeys.resolve(answer.certificateKeys(), wireserver, telemetry.tracer()));
+      }
       Provisioner.builder(root, runner, telemetry.tracer())
           .hostname(data.hostname())
           .user(data.adminUser())
           .password(data.password())
           .passwordAuthentication(data.passwordLogin())
-          .sshKeys(data.keys())
+          .sshKeys(keys)
           .groups(config.userGroups())
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())

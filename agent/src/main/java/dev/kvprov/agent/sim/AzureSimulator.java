@@ -20,9 +20,10 @@ import java.util.function.Consumer;
 
 /**
  * A small Azure on loopback: IMDS ({@code /metadata/instance}) and the wireserver (versions, goal
- * state, XML health, JSON health) on two ports, with {@link Scenario}s for the failures an agent
- * must survive. It records every health report it receives. For tests, the demo and developers; the
- * agent's own HTTP code is always exercised for real against it.
+ * state, the goal state's certificates, XML health, JSON health) on two ports, with {@link
+ * Scenario}s for the failures an agent must survive. It records every health report it receives.
+ * For tests, the demo and developers; the agent's own HTTP code is always exercised for real
+ * against it.
  */
 public final class AzureSimulator implements AutoCloseable {
   /** One health report as the wireserver received it. */
@@ -52,6 +53,7 @@ public final class AzureSimulator implements AutoCloseable {
   private final List<Report> reports = new ArrayList<>();
   private final Consumer<String> log;
   private final boolean jsonHealth;
+  private SimulatedCertificates certificates; // made on first use: an RSA key takes a while
 
   private AzureSimulator(Builder b) throws IOException {
     this.jsonHealth = b.jsonHealth;
@@ -59,7 +61,12 @@ public final class AzureSimulator implements AutoCloseable {
     this.failures = b.failures;
     this.imdsDelayMillis = b.imdsDelayMillis;
     this.retryAfter = b.retryAfter;
-    this.instanceJson = b.instanceJson != null ? b.instanceJson : resource("instance.json");
+    this.instanceJson =
+        b.instanceJson != null
+            ? b.instanceJson
+            : scenario == Scenario.CERTIFICATE_KEY
+                ? withoutPublicKeys(resource("instance.json"))
+                : resource("instance.json");
     this.goalState = resource("goalstate.xml");
     this.versions = resource("versions.xml");
     this.log = b.log;
@@ -85,6 +92,53 @@ public final class AzureSimulator implements AutoCloseable {
     } catch (IOException | NullPointerException e) {
       throw new IllegalStateException("simulator resource missing: " + name, e);
     }
+  }
+
+  /** IMDS's instance without keys: the media's, certificates among them, are used instead. */
+  private static String withoutPublicKeys(String json) {
+    try {
+      com.fasterxml.jackson.databind.ObjectMapper mapper =
+          new com.fasterxml.jackson.databind.ObjectMapper();
+      com.fasterxml.jackson.databind.node.ObjectNode root =
+          (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) root.get("compute")).putArray("publicKeys");
+      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("the sample instance is not JSON", e);
+    }
+  }
+
+  private synchronized SimulatedCertificates certificates() {
+    if (certificates == null) {
+      certificates = new SimulatedCertificates();
+    }
+    return certificates;
+  }
+
+  /**
+   * The SHA-1 thumbprint (upper-case hex) of the certificate the goal state delivers: the {@code
+   * Fingerprint} of a media key that has no {@code Value}.
+   */
+  public String certificateThumbprint() {
+    return certificates().thumbprint();
+  }
+
+  /**
+   * {@code ovfEnv} with one more {@code PublicKey}: {@code fingerprint} and a path, no value, as
+   * Azure writes a key that comes as a certificate.
+   */
+  public static String withCertificateKey(String ovfEnv, String fingerprint) {
+    return ovfEnv.replace(
+        "</PublicKeys>",
+        "  <PublicKey>\n            <Fingerprint>"
+            + fingerprint
+            + "</Fingerprint>\n            <Path>/home/azureuser/.ssh/authorized_keys</Path>\n"
+            + "          </PublicKey>\n        </PublicKeys>");
+  }
+
+  /** That certificate's DER: its RSA key is the one such a media key stands for. */
+  public byte[] certificate() {
+    return certificates().certificate();
   }
 
   /** Base URL of the simulated IMDS, e.g. {@code http://127.0.0.1:40123}. */
@@ -248,6 +302,10 @@ public final class AzureSimulator implements AutoCloseable {
         return;
       }
       send(exchange, 200, "text/xml; charset=utf-8", goalState);
+    } else if (method.equals("GET")
+        && path.startsWith("/machine/")
+        && query.startsWith("comp=certificates")) {
+      certificates(exchange);
     } else if (method.equals("POST") && path.equals("/machine") && query.equals("comp=health")) {
       health(exchange, "xml");
     } else if (method.equals("POST") && path.equals("/provisioning/health") && jsonHealth) {
@@ -255,6 +313,29 @@ public final class AzureSimulator implements AutoCloseable {
     } else {
       send(exchange, 404, "text/plain", "Not Found");
     }
+  }
+
+  /** The goal state's certificates, enveloped to the transport certificate in the headers. */
+  private void certificates(HttpExchange exchange) throws IOException {
+    com.sun.net.httpserver.Headers headers = exchange.getRequestHeaders();
+    String transport = headers.getFirst("x-ms-guest-agent-public-x509-cert");
+    String cipher = headers.getFirst("x-ms-cipher-name");
+    if (!"2012-11-30".equals(headers.getFirst("x-ms-version"))
+        || transport == null
+        || cipher == null) {
+      send(
+          exchange, 400, "text/plain", "x-ms-version, x-ms-cipher-name or the certificate missing");
+      return;
+    }
+    String document;
+    try {
+      document = certificates().document(transport, cipher);
+    } catch (IllegalArgumentException e) {
+      send(exchange, 400, "text/plain", e.getMessage());
+      return;
+    }
+    log.accept("certificates sent (" + cipher + ")");
+    send(exchange, 200, "text/xml; charset=utf-8", document);
   }
 
   private void health(HttpExchange exchange, String protocol) throws IOException {

@@ -35,6 +35,11 @@ public enum Scenario {
   /** The health endpoints always answer 403, as a machine that is not on Azure gets. */
   WIRESERVER_FORBIDS("the wireserver refuses every report (403), as off Azure"),
   /**
+   * IMDS gives no SSH keys; the media names one by its certificate's fingerprint alone, which the
+   * goal state's certificates deliver (the demo adds that key to its media).
+   */
+  CERTIFICATE_KEY("the SSH key comes as a certificate from the wireserver's goal state"),
+  /**
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
    */

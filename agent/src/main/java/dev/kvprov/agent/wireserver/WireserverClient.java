@@ -20,6 +20,7 @@ import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -39,6 +40,7 @@ import javax.xml.stream.XMLStreamWriter;
 public final class WireserverClient {
   private static final String XML_VERSION = "2012-11-30";
   private static final int MAX_BODY_BYTES = 1 << 20;
+  private static final String HEALTH_REPORT = "the health report";
 
   /** The 4xx answers worth trying again (as for IMDS): anything else in 4xx is final. */
   private static final java.util.Set<Integer> RETRYABLE = java.util.Set.of(404, 408, 410, 429);
@@ -119,17 +121,13 @@ public final class WireserverClient {
 
   private void reportXml(Health health, Deadline deadline)
       throws WireserverException, InterruptedException {
-    String versions = fetch(deadline, "versions", () -> request("/?comp=versions").GET().build());
+    String versions =
+        fetch(deadline, HEALTH_REPORT, "versions", () -> request("/?comp=versions").GET().build());
     if (!versions.contains(XML_VERSION)) {
       throw new WireserverException(
           "the wireserver does not offer protocol version " + XML_VERSION);
     }
-    String goalState =
-        fetch(
-            deadline,
-            "goal state",
-            () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
-    GoalState state = GoalState.parse(goalState, xml);
+    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT), xml);
     String body = healthXml(state, health);
     send(
         deadline,
@@ -140,6 +138,53 @@ public final class WireserverClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body, UTF_8))
                 .build(),
         false);
+  }
+
+  /**
+   * The goal state's certificates document (XML, at most 1 MiB), which the wireserver encrypts to
+   * {@code transportCertificate}.
+   *
+   * @param transportCertificate base64 DER of a certificate whose private key the caller holds
+   * @param cipher the content cipher asked for, e.g. {@code DES_EDE3_CBC}
+   */
+  public byte[] certificates(String transportCertificate, String cipher)
+      throws WireserverException, InterruptedException {
+    requireNonNull(transportCertificate, "transportCertificate");
+    requireNonNull(cipher, "cipher");
+    Deadline deadline = Deadline.after(settings.totalTimeout());
+    String purpose = "the certificates request";
+    // Only the path and query of the URL the goal state names: the agent talks to the endpoint
+    // its configuration names and no other (the goal state says 168.63.129.16:80 on Azure).
+    URI named = GoalState.certificatesUrl(goalState(deadline, purpose), xml);
+    String pathAndQuery =
+        named.getRawPath() + (named.getRawQuery() == null ? "" : "?" + named.getRawQuery());
+    byte[][] body = new byte[1][];
+    attempts(
+        deadline,
+        purpose,
+        "certificates",
+        () ->
+            xmlHeaders(request(pathAndQuery))
+                .header("x-ms-cipher-name", cipher)
+                .header("x-ms-guest-agent-public-x509-cert", transportCertificate)
+                .GET()
+                .build(),
+        false,
+        b -> body[0] = b);
+    if (body[0].length > MAX_BODY_BYTES) {
+      throw new WireserverException(
+          "the goal state's certificates document is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+    return body[0];
+  }
+
+  private String goalState(Deadline deadline, String purpose)
+      throws WireserverException, InterruptedException {
+    return fetch(
+        deadline,
+        purpose,
+        "goal state",
+        () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
   }
 
   private HttpRequest.Builder xmlHeaders(HttpRequest.Builder builder) {
@@ -174,6 +219,33 @@ public final class WireserverClient {
         return state;
       } catch (IOException e) {
         throw new WireserverException("the goal state is not readable XML: " + e.getMessage());
+      }
+    }
+
+    /** The URL of the goal state's certificates document. */
+    static URI certificatesUrl(String body, XmlMapper xml) throws WireserverException {
+      JsonNode instance;
+      try {
+        instance =
+            xml.readTree(body).path("Container").path("RoleInstanceList").path("RoleInstance");
+      } catch (IOException e) {
+        throw new WireserverException("the goal state is not readable XML: " + e.getMessage());
+      }
+      if (instance.isArray()) {
+        instance = instance.path(0);
+      }
+      String url = instance.path("Configuration").path("Certificates").asText("").strip();
+      if (url.isEmpty()) {
+        throw new WireserverException("the goal state names no Certificates document");
+      }
+      try {
+        URI uri = new URI(url);
+        if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+          throw new URISyntaxException(url, "no path");
+        }
+        return uri;
+      } catch (URISyntaxException e) {
+        throw new WireserverException("the goal state's Certificates URL is not a URL: " + url);
       }
     }
   }
@@ -224,25 +296,37 @@ public final class WireserverClient {
     HttpRequest create();
   }
 
-  private String fetch(Deadline deadline, String what, RequestFactory factory)
+  private String fetch(Deadline deadline, String purpose, String what, RequestFactory factory)
       throws WireserverException, InterruptedException {
     String[] body = new String[1];
-    attempts(deadline, what, factory, false, b -> body[0] = b);
+    attempts(
+        deadline,
+        purpose,
+        what,
+        factory,
+        false,
+        b -> body[0] = new String(b, 0, Math.min(b.length, MAX_BODY_BYTES), UTF_8));
     return body[0];
   }
 
   private int send(Deadline deadline, String what, RequestFactory factory, boolean notFoundIsAnswer)
       throws WireserverException, InterruptedException {
-    return attempts(deadline, what, factory, notFoundIsAnswer, b -> {});
+    return attempts(deadline, HEALTH_REPORT, what, factory, notFoundIsAnswer, b -> {});
   }
 
-  /** Tries until a 2xx (or, if asked, a 404) arrives; returns the status. */
+  /**
+   * Tries until a 2xx (or, if asked, a 404) arrives; returns the status.
+   *
+   * @param purpose what the failure message says did not get through
+   * @param body given the answer's body: its first {@link #MAX_BODY_BYTES}, one more when longer
+   */
   private int attempts(
       Deadline deadline,
+      String purpose,
       String what,
       RequestFactory factory,
       boolean notFoundIsAnswer,
-      java.util.function.Consumer<String> body)
+      java.util.function.Consumer<byte[]> body)
       throws WireserverException, InterruptedException {
     String last = "no attempt was made";
     for (int attempt = 1; ; attempt++) {
@@ -260,8 +344,7 @@ public final class WireserverClient {
         int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
         if ((status >= 200 && status < 300) || (notFoundIsAnswer && status == 404)) {
-          byte[] bytes = answer.body();
-          body.accept(new String(bytes, 0, Math.min(bytes.length, MAX_BODY_BYTES), UTF_8));
+          body.accept(answer.body());
           span.end();
           return status;
         }
@@ -273,7 +356,9 @@ public final class WireserverClient {
           span.setStatus(StatusCode.ERROR, failure);
           span.end();
           throw new WireserverException(
-              "the wireserver refused the health report after "
+              "the wireserver refused "
+                  + purpose
+                  + " after "
                   + attempt
                   + " attempt(s): "
                   + failure);
@@ -286,7 +371,8 @@ public final class WireserverClient {
       Attempts.failed(span, last, wait);
       if (wait.isEmpty()) {
         throw new WireserverException(
-            "the health report did not reach the wireserver "
+            purpose
+                + " did not reach the wireserver "
                 + deadline.spent(attempt)
                 + "; last: "
                 + last);

@@ -18,6 +18,7 @@ import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.KvprovAttributes;
 import dev.kvprov.otel.KvprovRecord;
 import io.opentelemetry.api.OpenTelemetry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +49,78 @@ class WireserverClientTest {
             total),
         "kvprov v0.1.0",
         OpenTelemetry.noop().getTracer("t"));
+  }
+
+  @Test
+  void certificates_areFetchedFromTheUrlTheGoalStateNames_forTheTransportCertificate()
+      throws Exception {
+    WireserverClient client = client(AzureSimulator.builder(), "json", Duration.ofSeconds(10));
+    String transport = dev.kvprov.agent.certs.TransportKey.create().certificateHeader();
+
+    String document =
+        new String(client.certificates(transport, "DES_EDE3_CBC"), StandardCharsets.UTF_8);
+
+    assertThat(document)
+        .contains("<Format>Pkcs7BlobWithPfxContents</Format>")
+        .containsPattern("<Data>[A-Za-z0-9+/=\\r\\n]+</Data>");
+    assertThatThrownBy(() -> client.certificates(transport, "RC4"))
+        .isInstanceOf(WireserverException.class)
+        .hasMessage(
+            "the wireserver refused the certificates request after 1 attempt(s): certificates:"
+                + " HTTP 400, which retrying will not change");
+  }
+
+  @Test
+  void certificates_longerThanOneMebibyte_areRefused() throws Exception {
+    com.sun.net.httpserver.HttpServer server =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] goalState =
+        ("<GoalState><Container><RoleInstanceList><RoleInstance><Configuration><Certificates>"
+                + "http://168.63.129.16:80/machine/c/i?comp=certificates&amp;incarnation=1"
+                + "</Certificates></Configuration></RoleInstance></RoleInstanceList></Container>"
+                + "</GoalState>")
+            .getBytes(StandardCharsets.UTF_8);
+    server.createContext(
+        "/machine/",
+        exchange -> {
+          boolean certificates = exchange.getRequestURI().getPath().equals("/machine/c/i");
+          byte[] body = certificates ? new byte[(1 << 20) + 1] : goalState;
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+    try {
+      WireserverClient client =
+          new WireserverClient(
+              new AgentConfig.Wireserver(
+                  java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                  "json",
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(5)),
+              "kvprov v0.1.0",
+              OpenTelemetry.noop().getTracer("t"));
+
+      assertThatThrownBy(() -> client.certificates("MIIB", "DES_EDE3_CBC"))
+          .isInstanceOf(WireserverException.class)
+          .hasMessage("the goal state's certificates document is larger than 1048576 bytes");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aGoalStateWithoutCertificates_saysSo() {
+    XmlMapper xml = new XmlMapper();
+    assertThatThrownBy(
+            () ->
+                WireserverClient.GoalState.certificatesUrl(
+                    "<GoalState><Container><RoleInstanceList><RoleInstance><InstanceId>i"
+                        + "</InstanceId></RoleInstance></RoleInstanceList></Container></GoalState>",
+                    xml))
+        .hasMessage("the goal state names no Certificates document");
   }
 
   @Test
