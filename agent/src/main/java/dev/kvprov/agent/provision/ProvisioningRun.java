@@ -139,6 +139,7 @@ public final class ProvisioningRun {
         telemetry.tracer().spanBuilder("provision").setAttribute("vm.id", vmId.value()).startSpan();
     try (Scope ignored = span.makeCurrent()) {
       milestones(span);
+      ResourceDisks.record(root, telemetry.tracer());
       Exit exit = runInSpan(span);
       if (exit != Exit.OK) {
         span.setStatus(StatusCode.ERROR, "exit " + exit.code + " (" + exit + ")");

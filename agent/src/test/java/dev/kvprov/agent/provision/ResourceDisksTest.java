@@ -1,0 +1,91 @@
+package dev.kvprov.agent.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.agent.os.SystemRoot;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The span that says what local disks a VM has and where they are mounted, from udev's links. */
+class ResourceDisksTest {
+  @TempDir Path root;
+
+  private SpanData record() {
+    List<SpanData> spans = new ArrayList<>();
+    SpanExporter collect =
+        new SpanExporter() {
+          @Override
+          public CompletableResultCode export(Collection<SpanData> batch) {
+            spans.addAll(batch);
+            return CompletableResultCode.ofSuccess();
+          }
+
+          @Override
+          public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+          }
+
+          @Override
+          public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+          }
+        };
+    try (SdkTracerProvider tracing =
+        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collect)).build()) {
+      ResourceDisks.record(new SystemRoot(root), tracing.get("t"));
+    }
+    assertThat(spans)
+        .singleElement()
+        .satisfies(s -> assertThat(s.getName()).isEqualTo("resource_disk"));
+    return spans.get(0);
+  }
+
+  @Test
+  void theResourceDiskAndNvmeLocalDisks_areNamedWithWhereTheyAreMounted() throws Exception {
+    Path dev = Files.createDirectories(root.resolve("dev"));
+    Files.createFile(dev.resolve("sdb1"));
+    Files.createFile(dev.resolve("nvme1n1"));
+    Files.createFile(dev.resolve("nvme2n1"));
+    Path azure = Files.createDirectories(dev.resolve("disk/azure"));
+    Files.createSymbolicLink(azure.resolve("resource"), Path.of("../../sdb1"));
+    Path local = Files.createDirectories(azure.resolve("local/by-index"));
+    Files.createSymbolicLink(local.resolve("1"), Path.of("../../../../nvme1n1"));
+    Files.createSymbolicLink(local.resolve("2"), Path.of("../../../../nvme2n1"));
+    Path self = Files.createDirectories(root.resolve("proc/self"));
+    Files.writeString(
+        self.resolve("mounts"),
+        "/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /mnt ext4 rw 0 0\n/dev/nvme1n1 /mnt/local\\0401 xfs rw 0 0\n");
+
+    SpanData span = record();
+
+    assertThat(span.getAttributes().get(AttributeKey.stringKey("resource.device")))
+        .isEqualTo("/dev/sdb1");
+    assertThat(span.getAttributes().get(AttributeKey.stringKey("resource.mounted_on")))
+        .isEqualTo("/mnt");
+    assertThat(span.getAttributes().get(AttributeKey.longKey("local_nvme.count"))).isEqualTo(2L);
+    assertThat(span.getAttributes().get(AttributeKey.stringArrayKey("local_nvme.devices")))
+        .containsExactly("/dev/nvme1n1", "/dev/nvme2n1");
+    assertThat(span.getAttributes().get(AttributeKey.stringArrayKey("local_nvme.mounted_on")))
+        .containsExactly("/mnt/local 1", "not mounted");
+  }
+
+  @Test
+  void aVmWithoutLocalDisks_saysSo() {
+    SpanData span = record();
+
+    assertThat(span.getAttributes().get(AttributeKey.stringKey("resource.device")))
+        .isEqualTo("none");
+    assertThat(span.getAttributes().get(AttributeKey.longKey("local_nvme.count"))).isZero();
+  }
+}
