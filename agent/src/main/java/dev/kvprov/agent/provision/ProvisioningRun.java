@@ -24,6 +24,7 @@ import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.KvprovAttributes;
 import dev.kvprov.otel.ProvisioningStatus;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.logs.Severity;
@@ -264,7 +265,7 @@ public final class ProvisioningRun {
           InterruptedException {
     ImdsClient imds = new ImdsClient(config.imds(), telemetry.tracer());
     PlatformAnswer answer =
-        PlatformAnswer.read(imds, config.mediaEnabled() ? media : null, this::warn);
+        PlatformAnswer.read(imds, config.mediaEnabled() ? media : null, this::passedOver);
     answer = handedOver(answer, imds, platform);
     WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
@@ -359,6 +360,15 @@ public final class ProvisioningRun {
       }
     }
     throw new IllegalStateException("a pre-provisioning kind with no handling");
+  }
+
+  /**
+   * IMDS passed over for the media: a warning record, and on the run's span too, so that the tree
+   * shows a run that succeeded without IMDS as such.
+   */
+  private void passedOver(String message) {
+    warn(message);
+    Span.current().setAttribute(KvprovAttributes.WARNING, message);
   }
 
   private void warn(String message) {
