@@ -356,7 +356,7 @@ public final class ProvisioningRun {
         } finally {
           Arrays.fill(document, (byte) 0); // the customer's password was in there
         }
-        return PlatformAnswer.read(imds, () -> customer, this::warn);
+        return PlatformAnswer.read(imds, () -> customer, this::passedOver);
       }
     }
     throw new IllegalStateException("a pre-provisioning kind with no handling");
