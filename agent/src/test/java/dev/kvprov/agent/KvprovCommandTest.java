@@ -41,6 +41,30 @@ class KvprovCommandTest {
   }
 
   @Test
+  void config_withoutKvprovsFiles_readsAzureInits_andSaysSo() throws Exception {
+    Path file = dir.resolve("etc/azure-init/azure-init.toml");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "[imds]\ntotal_retry_timeout_secs = 42\n");
+
+    assertThat(run("config", "--root", dir.toString())).isZero();
+    assertThat(out.toString())
+        .startsWith(
+            "# no configuration files in "
+                + dir.resolve("etc/kvprov")
+                + ": azure-init's were read instead\n")
+        .containsPattern(
+            "imds\\.total_retry_timeout_secs = 42\\.0 +# "
+                + java.util.regex.Pattern.quote(file + ":2"));
+
+    assertThat(run("config", "--check", "--root", dir.toString())).isZero();
+    assertThat(out.toString())
+        .contains(
+            "configuration OK (1 file; no configuration files in "
+                + dir.resolve("etc/kvprov")
+                + ": azure-init's were read instead)");
+  }
+
+  @Test
   void configCheck_failsOnAnError_namingFileAndKey_andPassesWithWarnings() throws Exception {
     Path bad = dir.resolve("bad.toml");
     Files.writeString(bad, "[imds]\nread_timeout_secs = -5\n");

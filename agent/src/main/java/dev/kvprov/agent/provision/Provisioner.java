@@ -46,7 +46,8 @@ public final class Provisioner {
             b.authorizedKeysFile,
             b.querySshd,
             b.authorizedKeysDirectory,
-            b.sshdDropIn);
+            b.sshdDropIn,
+            b.hostnamectl);
   }
 
   /** What to provision: the host name and the admin user are required. */
@@ -99,6 +100,7 @@ public final class Provisioner {
     private boolean querySshd = true;
     private String authorizedKeysDirectory = "";
     private String sshdDropIn = "00-kvprov.conf";
+    private boolean hostnamectl = true;
 
     private Builder(SystemRoot root, CommandRunner runner, Tracer tracer) {
       this.root = requireNonNull(root, "root");
@@ -166,6 +168,15 @@ public final class Provisioner {
     /** The file name of kvprov's drop-in in {@code /etc/ssh/sshd_config.d}. */
     public Builder sshdDropIn(String fileName) {
       this.sshdDropIn = requireNonNull(fileName, "fileName");
+      return this;
+    }
+
+    /**
+     * Whether the host name is set through hostnamectl where it can be (the default), or only by
+     * writing {@code /etc/hostname} (azure-init's {@code hostname_provisioners.backends}).
+     */
+    public Builder hostnamectl(boolean use) {
+      this.hostnamectl = use;
       return this;
     }
 

@@ -32,6 +32,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -89,6 +90,7 @@ public final class ProvisioningRun {
   private final KvpTelemetry telemetry;
   private final String agentVersion;
   private Set<Step> steps = EnumSet.allOf(Step.class);
+  private Optional<List<String>> groups = Optional.empty();
 
   public ProvisioningRun(
       AgentConfig config,
@@ -114,11 +116,15 @@ public final class ProvisioningRun {
     return this;
   }
 
+  /** The admin user's supplementary groups from the command line ({@code --groups}), if given. */
+  public ProvisioningRun groups(Optional<List<String>> groups) {
+    this.groups = groups.map(List::copyOf);
+    return this;
+  }
+
   /** Runs, reports, and says how it ended. */
   public Exit run() throws InterruptedException {
-    if (!partial()
-        && new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
-            == ProvisioningState.Next.NOTHING) {
+    if (!partial() && state(config, root).next(vmId) == ProvisioningState.Next.NOTHING) {
       // Every later boot: one record, nothing else.
       telemetry
           .logger()
@@ -143,10 +149,12 @@ public final class ProvisioningRun {
   }
 
   private Exit runInSpan(Span span) throws InterruptedException {
-    ProvisioningState state =
-        new ProvisioningState(root.resolve(config.stateDirectory().toString()));
+    ProvisioningState state = state(config, root);
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
+    if (next == ProvisioningState.Next.REPORT_READY && state.provisionedByAzureInit(vmId)) {
+      span.setAttribute("provisioned_by", "azure-init");
+    }
     if (partial()) {
       span.setAttribute(
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
@@ -265,18 +273,33 @@ public final class ProvisioningRun {
           .password(data.password())
           .passwordAuthentication(data.passwordLogin())
           .sshKeys(data.keys())
-          .groups(config.userGroups())
+          .groups(groups.orElse(config.userGroups()))
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())
           .authorizedKeysDirectory(config.authorizedKeysDirectory())
           .sshdDropIn(config.sshdDropIn())
+          .hostnamectl(config.hostnameBackends().contains("hostnamectl"))
           .build()
-          .provision(steps);
+          .provision(withoutSshdUnlessConfigured(steps));
     } finally {
       if (env != null) {
         env.clearSecrets();
       }
     }
+  }
+
+  /**
+   * azure-init's {@code ssh.configure_sshd_password_authentication = false} leaves sshd's
+   * configuration alone: the sshd step (only {@code PasswordAuthentication}) does not run.
+   */
+  private Set<Step> withoutSshdUnlessConfigured(Set<Step> chosen) {
+    if (config.configureSshdPasswordAuthentication()) {
+      return chosen;
+    }
+    Set<Step> left = EnumSet.noneOf(Step.class);
+    left.addAll(chosen);
+    left.remove(Step.SSHD);
+    return left;
   }
 
   private void warn(String message) {
@@ -301,6 +324,13 @@ public final class ProvisioningRun {
     supporting.put("detail", detail);
     platform.failed(reason, supporting, reportedBefore);
     return exit;
+  }
+
+  /** kvprov's markers, and azure-init's: a VM it provisioned is not provisioned again. */
+  static ProvisioningState state(AgentConfig config, SystemRoot root) {
+    return new ProvisioningState(
+        root.resolve(config.stateDirectory().toString()),
+        root.resolve(config.azureInitDataDirectory().toString()));
   }
 
   private boolean partial() {

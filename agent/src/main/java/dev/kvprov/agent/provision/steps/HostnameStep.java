@@ -16,10 +16,12 @@ import java.util.Optional;
 final class HostnameStep implements Step.Action {
   private final Machine machine;
   private final String hostname;
+  private final boolean hostnamectl;
 
   HostnameStep(Machine machine, Target target) {
     this.machine = machine;
     this.hostname = target.hostname();
+    this.hostnamectl = target.hostnamectl();
   }
 
   @Override
@@ -29,7 +31,7 @@ final class HostnameStep implements Step.Action {
     if (problem.isPresent()) {
       throw machine.failure(problem.get());
     }
-    if (machine.root.runsSystemd() && machine.has("hostnamectl")) {
+    if (hostnamectl && machine.root.runsSystemd() && machine.has("hostnamectl")) {
       CommandResult result = machine.tryRun(List.of("hostnamectl", "set-hostname", hostname));
       if (result.succeeded()) {
         return;

@@ -24,6 +24,8 @@ import java.util.Optional;
  *     file {@code kvprov} in this directory (relative to the home), e.g. {@code
  *     .ssh/authorized_keys.d}, as on immutable images
  * @param sshdDropIn the file name of kvprov's drop-in in {@code /etc/ssh/sshd_config.d}
+ * @param hostnamectl whether the host name is set through hostnamectl where it runs; else only
+ *     {@code /etc/hostname} is written
  */
 public record Target(
     String hostname,
@@ -35,7 +37,8 @@ public record Target(
     String authorizedKeysFile,
     boolean querySshd,
     String authorizedKeysDirectory,
-    String sshdDropIn) {
+    String sshdDropIn,
+    boolean hostnamectl) {
   public Target {
     groups = List.copyOf(groups);
     requireNonNull(password, "password");
