@@ -85,7 +85,8 @@ final class ProvisionCommand implements Callable<Integer> {
       split = ",",
       paramLabel = "GROUP[,GROUP…]",
       description =
-          "The admin user's supplementary groups, instead of user.groups (azure-init's option).")
+          "The admin user's supplementary groups, instead of user.groups (azure-init's"
+              + " option); may be repeated; \"\" for none.")
   List<String> groups;
 
   @Option(
@@ -109,7 +110,12 @@ final class ProvisionCommand implements Callable<Integer> {
       }
     }
     // The stderr mirror writes to the process's stderr: the journal under systemd.
-    return run(options, mediaOptions.mediaDir, steps, Optional.ofNullable(groups), System.err);
+    return run(options, mediaOptions.mediaDir, steps, given(groups), System.err);
+  }
+
+  /** {@code --groups}, if given; azure-init's {@code --groups ""} means no group at all. */
+  static Optional<List<String>> given(List<String> groups) {
+    return Optional.ofNullable(groups).map(g -> g.stream().filter(n -> !n.isBlank()).toList());
   }
 
   /** The steps {@code --only} and {@code --skip} leave; both at once is a usage error. */

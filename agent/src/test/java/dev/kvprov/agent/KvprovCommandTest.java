@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -62,6 +63,18 @@ class KvprovCommandTest {
             "configuration OK (1 file; no configuration files in "
                 + dir.resolve("etc/kvprov")
                 + ": azure-init's were read instead)");
+  }
+
+  @Test
+  void provisionGroups_takesAzureInitsCommaSeparatedAndRepeatedForm() {
+    ProvisionCommand command =
+        CommandLine.populateCommand(
+            new ProvisionCommand(), "--groups", "adm,users", "--groups", "wheel");
+
+    assertThat(ProvisionCommand.given(command.groups)).contains(List.of("adm", "users", "wheel"));
+    assertThat(ProvisionCommand.given(null)).as("not given: user.groups").isEmpty();
+    ProvisionCommand none = CommandLine.populateCommand(new ProvisionCommand(), "--groups", "");
+    assertThat(ProvisionCommand.given(none.groups)).contains(List.of());
   }
 
   @Test
