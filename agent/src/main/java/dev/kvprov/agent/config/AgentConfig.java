@@ -120,8 +120,7 @@ public final class AgentConfig {
         || !AzureInitKeys.set(settings.get(ConfigKey.WIRESERVER_HEALTH_ENDPOINT))) {
       return URI.create(string(ConfigKey.WIRESERVER_ENDPOINT));
     }
-    URI health = URI.create(string(ConfigKey.WIRESERVER_HEALTH_ENDPOINT));
-    return URI.create(health.getScheme() + "://" + health.getRawAuthority());
+    return URI.create(AzureInitKeys.origin(string(ConfigKey.WIRESERVER_HEALTH_ENDPOINT)));
   }
 
   public Telemetry telemetry() {

@@ -3,6 +3,7 @@ package dev.kvprov.agent.config;
 import dev.kvprov.agent.config.ConfigFinding.Severity;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,33 +16,29 @@ final class AzureInitKeys {
   /** The only path of the JSON health report; kvprov derives it from the wireserver's address. */
   static final String HEALTH_PATH = "/provisioning/health";
 
+  /** The keys kvprov has no use for, and why: set to other than the default, each is a warning. */
+  private static final Map<ConfigKey, String> IGNORED =
+      new EnumMap<>(
+          Map.of(
+              ConfigKey.PROXY_AGENT_ENABLE,
+              "kvprov does not talk to the Azure Proxy Agent (azure-init does not either)",
+              ConfigKey.TELEMETRY_KVP_FILTER,
+              "kvprov does not filter KVP records by level; telemetry.record_budget bounds them,"
+                  + " debug records dropped first",
+              ConfigKey.AZURE_INIT_LOG_PATH,
+              "kvprov writes no log file; its lines go to stderr (the journal), and"
+                  + " /etc/kvprov/logback.xml can add a file"));
+
   private AzureInitKeys() {}
 
   static void check(Map<ConfigKey, Setting> settings, List<ConfigFinding> findings) {
-    Setting proxy = settings.get(ConfigKey.PROXY_AGENT_ENABLE);
-    if (changed(proxy)) {
-      warn(
-          findings,
-          proxy,
-          "azure_proxy_agent.enable is ignored: kvprov does not talk to the Azure Proxy Agent"
-              + " (azure-init does not either)");
-    }
-    Setting filter = settings.get(ConfigKey.TELEMETRY_KVP_FILTER);
-    if (changed(filter)) {
-      warn(
-          findings,
-          filter,
-          "telemetry.kvp_filter is ignored: kvprov does not filter KVP records by level;"
-              + " telemetry.record_budget bounds them, debug records dropped first");
-    }
-    Setting log = settings.get(ConfigKey.AZURE_INIT_LOG_PATH);
-    if (changed(log)) {
-      warn(
-          findings,
-          log,
-          "azure_init_log_path.path is ignored: kvprov writes no log file; its lines go to stderr"
-              + " (the journal), and /etc/kvprov/logback.xml can add a file");
-    }
+    IGNORED.forEach(
+        (key, why) -> {
+          Setting setting = settings.get(key);
+          if (changed(setting)) {
+            warn(findings, setting, key.key + " is ignored: " + why);
+          }
+        });
     Setting health = settings.get(ConfigKey.WIRESERVER_HEALTH_ENDPOINT);
     if (changed(health)) {
       String path = URI.create((String) health.value()).getPath();
@@ -55,11 +52,15 @@ final class AzureInitKeys {
                 + HEALTH_PATH
                 + " on its host");
       }
-      if (changed(settings.get(ConfigKey.WIRESERVER_ENDPOINT))) {
+      Setting wireserver = settings.get(ConfigKey.WIRESERVER_ENDPOINT);
+      if (changed(wireserver)
+          && !origin((String) health.value())
+              .equals(((String) wireserver.value()).replaceAll("/+$", ""))) {
         warn(
             findings,
             health,
-            "wireserver.health_endpoint is ignored: wireserver.endpoint is set too, and is used");
+            "wireserver.health_endpoint's host is ignored: wireserver.endpoint names another,"
+                + " and is used");
       }
     }
     Setting request = settings.get(ConfigKey.IMDS_REQUEST_TIMEOUT);
@@ -70,6 +71,12 @@ final class AzureInitKeys {
           request,
           "imds.request_timeout_secs is ignored: imds.read_timeout_secs is set too, and is used");
     }
+  }
+
+  /** The scheme, host and port of a URL: where the wireserver is. */
+  static String origin(String url) {
+    URI uri = URI.create(url);
+    return uri.getScheme() + "://" + uri.getRawAuthority();
   }
 
   /** Whether a file set the key. */

@@ -154,6 +154,36 @@ class AzureInitConfigTest {
   }
 
   @Test
+  void bothWireserverAddresses_disagreeing_kvprovsWins_andAWarningSaysSo() throws Exception {
+    Path file =
+        write(
+            "etc/azure-init/azure-init.toml",
+            """
+            [wireserver]
+            endpoint = "http://10.0.0.1/"
+            health_endpoint = "http://10.0.0.1/provisioning/health"
+            """);
+    assertThat(ConfigLoader.load(root, Optional.empty()).warnings()).as("the same host").isEmpty();
+
+    Files.writeString(
+        file,
+        """
+        [wireserver]
+        endpoint = "http://10.0.0.1"
+        health_endpoint = "http://10.0.0.2/provisioning/health"
+        """);
+    AgentConfig config = ConfigLoader.load(root, Optional.empty());
+
+    assertThat(config.wireserver().endpoint()).isEqualTo(URI.create("http://10.0.0.1"));
+    assertThat(config.warnings())
+        .extracting(ConfigFinding::toString)
+        .containsExactly(
+            file
+                + ":3: wireserver.health_endpoint's host is ignored: wireserver.endpoint names"
+                + " another, and is used");
+  }
+
+  @Test
   void bothTimeoutNames_disagreeing_kvprovsWins_andAWarningSaysSo() throws Exception {
     Path file =
         write(
