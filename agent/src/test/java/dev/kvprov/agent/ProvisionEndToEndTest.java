@@ -525,6 +525,8 @@ class ProvisionEndToEndTest {
           .extracting(AzureSimulator.Report::body)
           .containsExactly("{\"state\":\"Ready\"}");
       assertThat(report().isSuccess()).isTrue();
+      assertThat(stderr.toString(UTF_8))
+          .contains("azure-init provisioned this VM (its marker is there): only Ready is reported");
       assertThat(marker).exists();
       assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
 
@@ -579,6 +581,8 @@ class ProvisionEndToEndTest {
       assertThat(exit).as(stderr.toString(UTF_8)).isZero();
     }
     assertThat(spanNames()).contains("provision.user").doesNotContain("provision.sshd");
+    assertThat(stderr.toString(UTF_8))
+        .contains("the sshd step does not run: ssh.configure_sshd_password_authentication = false");
     assertThat(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")).doesNotExist();
     assertThat(Files.readString(root.resolve("etc/ssh/sshd_config"))).isEqualTo(sshdConfig);
   }

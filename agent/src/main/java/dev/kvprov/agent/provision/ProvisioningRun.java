@@ -153,7 +153,8 @@ public final class ProvisioningRun {
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
     if (next == ProvisioningState.Next.REPORT_READY && state.provisionedByAzureInit(vmId)) {
-      span.setAttribute("provisioned_by", "azure-init");
+      span.setAttribute("azure_init.provisioned", true);
+      span.addEvent("azure-init provisioned this VM (its marker is there): only Ready is reported");
     }
     if (partial()) {
       span.setAttribute(
@@ -298,7 +299,11 @@ public final class ProvisioningRun {
     }
     Set<Step> left = EnumSet.noneOf(Step.class);
     left.addAll(chosen);
-    left.remove(Step.SSHD);
+    if (left.remove(Step.SSHD)) {
+      Span.current()
+          .addEvent(
+              "the sshd step does not run: ssh.configure_sshd_password_authentication = false");
+    }
     return left;
   }
 
