@@ -21,10 +21,7 @@ class AzureInitConfigTest {
   @TempDir Path root;
 
   private Path write(String relative, String text) throws Exception {
-    Path file = root.resolve(relative);
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, text);
-    return file;
+    return ConfigLoaderTest.write(root, relative, text);
   }
 
   private static String example() throws Exception {
