@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Option;
       "Forget that this system was provisioned (before capturing an image).",
       "",
       "An image made from it then provisions again on its first boot. Removes the",
-      "markers (<vm id>.provisioned, <vm id>.ready) from the state directory, in a",
+      "markers (<vm id>.provisioned, <vm id>.ready) from the state directory, and",
+      "azure-init's (<vm id>.provisioned in /var/lib/azure-init), in a",
       "span 'clean' in KVP. --logs also removes kvprov's archives of earlier boots'",
       "pools, the late-records log, the kept ovf-env.xml, custom_data and user_data,",
       "and empties the KVP pool itself (no trace is left there: the captured image",
@@ -65,6 +67,10 @@ final class CleanCommand implements Callable<Integer> {
   /** A marker's name: a VM id (or "unknown", when none could be read) and its kind. */
   private static final Pattern MARKER =
       Pattern.compile("([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|unknown)\\.(provisioned|ready)");
+
+  /** azure-init's marker: its VM id (all zeros when it could read none) and ".provisioned". */
+  private static final Pattern AZURE_INIT_MARKER =
+      Pattern.compile("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\\.provisioned");
 
   /** The pools kvprov archives: pool 1, and the others should a reader ever have put them there. */
   private static final int POOLS = 4;
@@ -170,15 +176,14 @@ final class CleanCommand implements Callable<Integer> {
   private List<Path> doomed(AgentConfig config, SystemRoot root) throws IOException {
     List<Path> files = new ArrayList<>();
     Path state = root.resolve(config.stateDirectory().toString());
-    if (Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
-      try (DirectoryStream<Path> entries = Files.newDirectoryStream(state)) {
-        for (Path entry : entries) {
-          String name = entry.getFileName().toString();
-          if (MARKER.matcher(name).matches() || logs && LOGS_IN_STATE.contains(name)) {
-            files.add(entry);
-          }
-        }
-      }
+    files.addAll(
+        named(
+            state, name -> MARKER.matcher(name).matches() || logs && LOGS_IN_STATE.contains(name)));
+    // azure-init's markers too, as its own clean removes them: else the next run would take this
+    // system for one azure-init provisioned, and only report Ready.
+    Path azureInit = root.resolve(config.azureInitDataDirectory().toString());
+    if (!azureInit.equals(state)) {
+      files.addAll(named(azureInit, name -> AZURE_INIT_MARKER.matcher(name).matches()));
     }
     Path archive = root.resolve(config.telemetry().archiveDirectory().toString());
     if (logs && Files.isDirectory(archive, LinkOption.NOFOLLOW_LINKS)) {
@@ -187,6 +192,21 @@ final class CleanCommand implements Callable<Integer> {
       }
     }
     files.sort(null);
+    return files;
+  }
+
+  /** The entries of {@code directory} (if it is one, not a link) whose names {@code wanted}. */
+  private static List<Path> named(Path directory, Predicate<String> wanted) throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+        for (Path entry : entries) {
+          if (wanted.test(entry.getFileName().toString())) {
+            files.add(entry);
+          }
+        }
+      }
+    }
     return files;
   }
 }

@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
       "",
       "Print the effective configuration: defaults, /etc/kvprov/kvprov.toml, its",
       "drop-ins in /etc/kvprov/kvprov.toml.d/, then --config; each value with the",
-      "file and line it came from.",
+      "file and line it came from. Without kvprov's own files, azure-init's are read:",
+      "/etc/azure-init/azure-init.toml and its azure-init.toml.d/, then",
+      "/etc/azure-init.toml and /etc/azure-init.d/ (the first line says so).",
       "",
       "Every file is read to its end: each error and warning of each file is",
       "printed on a line of its own (FILE:LINE:COLUMN: what is wrong), then how",
@@ -69,6 +71,10 @@ final class ConfigCommand implements Callable<Integer> {
       return 1;
     }
     ConfigOptions.print("config", loaded.warnings(), err::println);
+    String azureInit =
+        "no configuration files in "
+            + options.root.resolve("etc/kvprov")
+            + ": azure-init's were read instead";
     if (check) {
       out.println(
           loaded.files().isEmpty()
@@ -77,11 +83,15 @@ final class ConfigCommand implements Callable<Integer> {
                   + " (defaults apply)"
               : "configuration OK ("
                   + count(loaded.files().size(), "file")
+                  + (loaded.readAzureInitFiles() ? "; " + azureInit : "")
                   + (loaded.warnings().isEmpty()
                       ? ""
                       : "; " + count(loaded.warnings().size(), "warning"))
                   + ")");
       return 0;
+    }
+    if (loaded.readAzureInitFiles()) {
+      out.println("# " + azureInit);
     }
     List<Setting> settings = loaded.settings();
     int width =

@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -81,6 +82,15 @@ final class ProvisionCommand implements Callable<Integer> {
   String skip;
 
   @Option(
+      names = "--groups",
+      split = ",",
+      paramLabel = "GROUP[,GROUP…]",
+      description =
+          "The admin user's supplementary groups, instead of user.groups (azure-init's"
+              + " option); may be repeated; \"\" for none.")
+  List<String> groups;
+
+  @Option(
       names = "--force",
       description = "Provision the running system even off Azure or without root.")
   boolean force;
@@ -101,7 +111,12 @@ final class ProvisionCommand implements Callable<Integer> {
       }
     }
     // The stderr mirror writes to the process's stderr: the journal under systemd.
-    return run(options, mediaOptions.mediaDir, steps, System.err);
+    return run(options, mediaOptions.mediaDir, steps, given(groups), System.err);
+  }
+
+  /** {@code --groups}, if given; azure-init's {@code --groups ""} means no group at all. */
+  static Optional<List<String>> given(List<String> groups) {
+    return Optional.ofNullable(groups).map(g -> g.stream().filter(n -> !n.isBlank()).toList());
   }
 
   /** The steps {@code --only} and {@code --skip} leave; both at once is a usage error. */
@@ -130,6 +145,17 @@ final class ProvisionCommand implements Callable<Integer> {
 
   static int run(ConfigOptions options, Path mediaDir, Set<Step> steps, PrintStream err)
       throws InterruptedException {
+    return run(options, mediaDir, steps, Optional.empty(), err);
+  }
+
+  /** With {@code --groups}, when given, in place of {@code user.groups}. */
+  static int run(
+      ConfigOptions options,
+      Path mediaDir,
+      Set<Step> steps,
+      Optional<List<String>> groups,
+      PrintStream err)
+      throws InterruptedException {
     SystemRoot root = new SystemRoot(options.root);
     VmId vmId = VmId.read(options.root);
     AgentConfig config;
@@ -150,6 +176,7 @@ final class ProvisionCommand implements Callable<Integer> {
       return new ProvisioningRun(
               config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
           .steps(steps)
+          .groups(groups)
           .run()
           .code;
     }

@@ -63,6 +63,19 @@ class CleanCommandTest {
   }
 
   @Test
+  void clean_forgetsAzureInitsMarkerToo_andNothingElseOfItsDirectory() throws Exception {
+    Path azureInit = Files.createDirectories(root.resolve("var/lib/azure-init"));
+    Files.createFile(azureInit.resolve(VM + ".provisioned"));
+    Files.writeString(azureInit.resolve("other-state"), "azure-init's\n");
+
+    assertThat(run("clean")).as(err.toString()).isZero();
+
+    assertThat(azureInit.resolve(VM + ".provisioned")).doesNotExist();
+    assertThat(azureInit.resolve("other-state")).exists();
+    assertThat(out.toString()).contains("removed " + azureInit.resolve(VM + ".provisioned"));
+  }
+
+  @Test
   void cleanLogs_alsoRemovesTheArchivesAndLog_neverFollowingALink() {
     assertThat(run("clean", "--logs", "--dry-run")).isZero();
     assertThat(out.toString()).contains("would remove " + archive.resolve("pool1-1795600001.kvp"));

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -38,6 +39,42 @@ class KvprovCommandTest {
             "imds\\.total_retry_timeout_secs = 42\\.0 +# "
                 + java.util.regex.Pattern.quote(file + ":2"))
         .containsPattern("wireserver\\.protocol = \"json\" +# default");
+  }
+
+  @Test
+  void config_withoutKvprovsFiles_readsAzureInits_andSaysSo() throws Exception {
+    Path file = dir.resolve("etc/azure-init/azure-init.toml");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "[imds]\ntotal_retry_timeout_secs = 42\n");
+
+    assertThat(run("config", "--root", dir.toString())).isZero();
+    assertThat(out.toString())
+        .startsWith(
+            "# no configuration files in "
+                + dir.resolve("etc/kvprov")
+                + ": azure-init's were read instead\n")
+        .containsPattern(
+            "imds\\.total_retry_timeout_secs = 42\\.0 +# "
+                + java.util.regex.Pattern.quote(file + ":2"));
+
+    assertThat(run("config", "--check", "--root", dir.toString())).isZero();
+    assertThat(out.toString())
+        .contains(
+            "configuration OK (1 file; no configuration files in "
+                + dir.resolve("etc/kvprov")
+                + ": azure-init's were read instead)");
+  }
+
+  @Test
+  void provisionGroups_takesAzureInitsCommaSeparatedAndRepeatedForm() {
+    ProvisionCommand command =
+        CommandLine.populateCommand(
+            new ProvisionCommand(), "--groups", "adm,users", "--groups", "wheel");
+
+    assertThat(ProvisionCommand.given(command.groups)).contains(List.of("adm", "users", "wheel"));
+    assertThat(ProvisionCommand.given(null)).as("not given: user.groups").isEmpty();
+    ProvisionCommand none = CommandLine.populateCommand(new ProvisionCommand(), "--groups", "");
+    assertThat(ProvisionCommand.given(none.groups)).contains(List.of());
   }
 
   @Test

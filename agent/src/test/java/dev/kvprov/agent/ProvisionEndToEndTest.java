@@ -568,6 +568,88 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void aRootProvisionedByAzureInit_isNotProvisionedAgain_isReportedReadyOnce() throws Exception {
+    // azure-init's marker: an empty <vm id>.provisioned in its data directory, written before
+    // its Ready report (which may never have arrived).
+    Path marker = root.resolve("var/lib/azure-init/" + VM + ".provisioned");
+    Files.createDirectories(marker.getParent());
+    Files.createFile(marker);
+    String passwd = Files.readString(root.resolve("etc/passwd"));
+
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      assertThat(simulator.imdsRequests()).as("nothing provisioned").isZero();
+      assertThat(Files.readString(root.resolve("etc/passwd"))).isEqualTo(passwd);
+      assertThat(root.resolve("etc/hostname")).doesNotExist();
+      assertThat(spanNames()).doesNotContain("provision.user", "provision.hostname");
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}");
+      assertThat(report().isSuccess()).isTrue();
+      assertThat(stderr.toString(UTF_8))
+          .contains("azure-init provisioned this VM (its marker is there): only Ready is reported");
+      assertThat(marker).exists();
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+
+      assertThat(provision(simulator)).isZero();
+      assertThat(simulator.reports()).as("Ready once only").hasSize(1);
+    }
+  }
+
+  @Test
+  void azureInitsMarkerForAnotherVm_doesNotStopProvisioning() throws Exception {
+    Path marker =
+        root.resolve("var/lib/azure-init/00000000-1111-4222-8333-444455556666.provisioned");
+    Files.createDirectories(marker.getParent());
+    Files.createFile(marker);
+
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:x:");
+  }
+
+  @Test
+  void azureInitsGroupsOption_replacesUserGroups() throws Exception {
+    Path config;
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      config = config(simulator, "", "[user]\ngroups = [\"sudo\"]\n");
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+      int exit =
+          ProvisionCommand.run(
+              options,
+              media,
+              java.util.EnumSet.allOf(dev.kvprov.agent.provision.steps.Step.class),
+              java.util.Optional.of(List.of("adm", "users")),
+              new PrintStream(stderr, true, UTF_8));
+      assertThat(exit).as(stderr.toString(UTF_8)).isZero();
+    }
+    String group = Files.readString(root.resolve("etc/group"));
+    assertThat(group)
+        .containsPattern("(?m)^adm:x:4:azureuser$")
+        .containsPattern("(?m)^users:x:100:azureuser$")
+        .containsPattern("(?m)^sudo:x:27:$");
+  }
+
+  @Test
+  void azureInitsConfigureSshdPasswordAuthentication_false_leavesSshdAlone() throws Exception {
+    String sshdConfig = Files.readString(root.resolve("etc/ssh/sshd_config"));
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      int exit =
+          provision(simulator, "", "[ssh]\nconfigure_sshd_password_authentication = false\n");
+      assertThat(exit).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(spanNames()).contains("provision.user").doesNotContain("provision.sshd");
+    assertThat(stderr.toString(UTF_8))
+        .contains("the sshd step does not run: ssh.configure_sshd_password_authentication = false");
+    assertThat(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")).doesNotExist();
+    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config"))).isEqualTo(sshdConfig);
+  }
+
+  @Test
   void imdsDown_reportsTheFailure_toKvpAndThePlatform_withTheSameText() throws Exception {
     Files.delete(media.resolve("ovf-env.xml")); // no media either: nothing to provision from
     try (AzureSimulator simulator = AzureSimulator.builder().scenario(Scenario.IMDS_DOWN).start()) {

@@ -15,16 +15,27 @@ public final class AgentConfig {
   private final Map<ConfigKey, Setting> settings;
   private final List<ConfigFinding> warnings;
   private final List<Path> files;
+  private final boolean azureInitFiles;
 
-  AgentConfig(Map<ConfigKey, Setting> settings, List<ConfigFinding> warnings, List<Path> files) {
+  AgentConfig(
+      Map<ConfigKey, Setting> settings,
+      List<ConfigFinding> warnings,
+      List<Path> files,
+      boolean azureInitFiles) {
     this.settings = new EnumMap<>(settings);
     this.warnings = List.copyOf(warnings);
     this.files = List.copyOf(files);
+    this.azureInitFiles = azureInitFiles;
   }
 
   /** The built-in defaults alone. */
   public static AgentConfig defaults() {
-    return new AgentConfig(ConfigLoader.defaults(), List.of(), List.of());
+    return new AgentConfig(ConfigLoader.defaults(), List.of(), List.of(), false);
+  }
+
+  /** Whether kvprov's own files were absent and azure-init's were read in their place. */
+  public boolean readAzureInitFiles() {
+    return azureInitFiles;
   }
 
   /** Every key with its value and origin, in a stable order. */
@@ -44,7 +55,8 @@ public final class AgentConfig {
 
   /** Whether the wireserver's endpoint was given by a file, not the built-in one. */
   public boolean wireserverConfigured() {
-    return !settings.get(ConfigKey.WIRESERVER_ENDPOINT).origin().equals("default");
+    return AzureInitKeys.set(settings.get(ConfigKey.WIRESERVER_ENDPOINT))
+        || AzureInitKeys.set(settings.get(ConfigKey.WIRESERVER_HEALTH_ENDPOINT));
   }
 
   /** Whether IMDS's endpoint was given by a file, not the built-in one. */
@@ -83,18 +95,32 @@ public final class AgentConfig {
     return new Imds(
         URI.create(string(ConfigKey.IMDS_ENDPOINT)),
         seconds(ConfigKey.IMDS_CONNECTION_TIMEOUT),
-        seconds(ConfigKey.IMDS_READ_TIMEOUT),
+        // azure-init's code names it request_timeout_secs, its documentation read_timeout_secs
+        seconds(
+            AzureInitKeys.set(settings.get(ConfigKey.IMDS_READ_TIMEOUT))
+                    || !AzureInitKeys.set(settings.get(ConfigKey.IMDS_REQUEST_TIMEOUT))
+                ? ConfigKey.IMDS_READ_TIMEOUT
+                : ConfigKey.IMDS_REQUEST_TIMEOUT),
         seconds(ConfigKey.IMDS_RETRY_INTERVAL),
         seconds(ConfigKey.IMDS_TOTAL_RETRY_TIMEOUT));
   }
 
   public Wireserver wireserver() {
     return new Wireserver(
-        URI.create(string(ConfigKey.WIRESERVER_ENDPOINT)),
+        wireserverEndpoint(),
         string(ConfigKey.WIRESERVER_PROTOCOL),
         seconds(ConfigKey.WIRESERVER_CONNECTION_TIMEOUT),
         seconds(ConfigKey.WIRESERVER_READ_TIMEOUT),
         seconds(ConfigKey.WIRESERVER_TOTAL_RETRY_TIMEOUT));
+  }
+
+  /** kvprov's {@code wireserver.endpoint}, else the host of azure-init's health endpoint. */
+  private URI wireserverEndpoint() {
+    if (AzureInitKeys.set(settings.get(ConfigKey.WIRESERVER_ENDPOINT))
+        || !AzureInitKeys.set(settings.get(ConfigKey.WIRESERVER_HEALTH_ENDPOINT))) {
+      return URI.create(string(ConfigKey.WIRESERVER_ENDPOINT));
+    }
+    return URI.create(AzureInitKeys.origin(string(ConfigKey.WIRESERVER_HEALTH_ENDPOINT)));
   }
 
   public Telemetry telemetry() {
@@ -119,6 +145,20 @@ public final class AgentConfig {
 
   public Path stateDirectory() {
     return Path.of(string(ConfigKey.STATE_DIRECTORY));
+  }
+
+  /**
+   * Where azure-init keeps its provisioned markers; a VM it provisioned is not provisioned again.
+   */
+  public Path azureInitDataDirectory() {
+    return Path.of(string(ConfigKey.AZURE_INIT_DATA_DIR));
+  }
+
+  /**
+   * Whether sshd's {@code PasswordAuthentication} is set as the platform asks (azure-init's key).
+   */
+  public boolean configureSshdPasswordAuthentication() {
+    return bool(ConfigKey.SSH_CONFIGURE_PASSWORD_AUTHENTICATION);
   }
 
   public String authorizedKeysPath() {

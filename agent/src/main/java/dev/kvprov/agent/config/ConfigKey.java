@@ -16,6 +16,8 @@ enum ConfigKey {
   SSH_SSHD_DROP_IN("ssh.sshd_drop_in", Type.DROP_IN, "00-kvprov.conf"),
   SSH_CLIENT_ALIVE_INTERVAL("ssh.client_alive_interval", Type.WHOLE_SECONDS, 0L),
   HOSTNAME_PUBLISH("hostname.publish", Type.BOOLEAN, true),
+  SSH_CONFIGURE_PASSWORD_AUTHENTICATION(
+      "ssh.configure_sshd_password_authentication", Type.BOOLEAN, true),
   HOSTNAME_BACKENDS(
       "hostname_provisioners.backends",
       Type.choices("hostnamectl", "hostname-file"),
@@ -32,6 +34,7 @@ enum ConfigKey {
   IMDS_ENDPOINT("imds.endpoint", Type.URL, "http://169.254.169.254"),
   IMDS_CONNECTION_TIMEOUT("imds.connection_timeout_secs", Type.SECONDS, 2.0),
   IMDS_READ_TIMEOUT("imds.read_timeout_secs", Type.SECONDS, 60.0),
+  IMDS_REQUEST_TIMEOUT("imds.request_timeout_secs", Type.SECONDS, 60.0),
   IMDS_RETRY_INTERVAL("imds.retry_interval_secs", Type.SECONDS, 2.0),
   IMDS_TOTAL_RETRY_TIMEOUT("imds.total_retry_timeout_secs", Type.SECONDS, 300.0),
   MEDIA_ENABLE("provisioning_media.enable", Type.BOOLEAN, true),
@@ -43,7 +46,10 @@ enum ConfigKey {
   WIRESERVER_CONNECTION_TIMEOUT("wireserver.connection_timeout_secs", Type.SECONDS, 2.0),
   WIRESERVER_READ_TIMEOUT("wireserver.read_timeout_secs", Type.SECONDS, 60.0),
   WIRESERVER_TOTAL_RETRY_TIMEOUT("wireserver.total_retry_timeout_secs", Type.SECONDS, 1200.0),
+  WIRESERVER_HEALTH_ENDPOINT(
+      "wireserver.health_endpoint", Type.URL, "http://168.63.129.16/provisioning/health"),
   TELEMETRY_KVP_DIAGNOSTICS("telemetry.kvp_diagnostics", Type.BOOLEAN, true),
+  TELEMETRY_KVP_FILTER("telemetry.kvp_filter", Type.STRING, ""),
   TELEMETRY_KVP_DIRECTORY("telemetry.kvp_directory", Type.STRING, "/var/lib/hyperv"),
   TELEMETRY_RECORD_BUDGET("telemetry.record_budget", Type.INTEGER, 300L),
   TELEMETRY_ARCHIVE_DIRECTORY(
@@ -53,7 +59,9 @@ enum ConfigKey {
   TELEMETRY_OTLP_ENDPOINT("telemetry.otlp_endpoint", Type.STRING, ""),
   TELEMETRY_KVP_LOCK_TIMEOUT("telemetry.kvp_lock_timeout_secs", Type.SECONDS, 5.0),
   TELEMETRY_LATE_RECORDS_WAIT("telemetry.late_records_wait_secs", Type.SECONDS, 600.0),
-  STATE_DIRECTORY("state.directory", Type.STRING, "/var/lib/kvprov");
+  STATE_DIRECTORY("state.directory", Type.STRING, "/var/lib/kvprov"),
+  AZURE_INIT_DATA_DIR("azure_init_data_dir.path", Type.STRING, "/var/lib/azure-init"),
+  AZURE_INIT_LOG_PATH("azure_init_log_path.path", Type.STRING, "/var/log/azure-init.log");
 
   final String key;
   final Type type;

@@ -29,12 +29,12 @@ import java.util.stream.Stream;
 
 /**
  * Reads the agent's TOML configuration: {@code etc/kvprov/kvprov.toml}, then {@code
- * etc/kvprov/kvprov.toml.d/*.toml} in lexical order (both under a root, {@code /} on a VM), then an
- * explicit {@code --config} file or directory. Later files win key by key. An unknown key is a
- * warning (a typo in a drop-in must not brick a first boot); a value of the wrong type or out of
- * range, a file that is not TOML or cannot be read, or a {@code --config} that names no
- * configuration file, is an error naming the file, the line and what is accepted. Every file is
- * read to its end, so that one run finds every mistake.
+ * etc/kvprov/kvprov.toml.d/*.toml} in lexical order (both under a root, {@code /} on a VM) or, when
+ * neither exists, azure-init's files instead; then an explicit {@code --config} file or directory.
+ * Later files win key by key. An unknown key is a warning (a typo in a drop-in must not brick a
+ * first boot); a value of the wrong type or out of range, a file that is not TOML or cannot be
+ * read, or a {@code --config} that names no configuration file, is an error naming the file, the
+ * line and what is accepted. Every file is read to its end, so that one run finds every mistake.
  */
 public final class ConfigLoader {
   /** A configuration file is a few hundred bytes; anything near this is not one. */
@@ -46,6 +46,7 @@ public final class ConfigLoader {
   private final TomlMapper toml = new TomlMapper();
   private final Map<ConfigKey, Setting> settings = defaults();
   private final List<ConfigFinding> findings = new ArrayList<>();
+  private boolean azureInitFiles;
 
   private ConfigLoader() {}
 
@@ -74,22 +75,23 @@ public final class ConfigLoader {
           .subList(first, loader.findings.size())
           .sort(Comparator.comparingInt(ConfigFinding::line).thenComparing(ConfigFinding::column));
     }
+    AzureInitKeys.check(loader.settings, loader.findings);
+    AgentConfig config =
+        new AgentConfig(loader.settings, loader.findings, files, loader.azureInitFiles);
     if (loader.findings.stream().anyMatch(ConfigFinding::isError)) {
-      throw new ConfigException(
-          loader.findings, files, new AgentConfig(loader.settings, loader.findings, files));
+      throw new ConfigException(loader.findings, files, config);
     }
-    return new AgentConfig(loader.settings, loader.findings, files);
+    return config;
   }
 
   private List<Path> files(Path root, Optional<Path> explicit) {
-    List<Path> files = new ArrayList<>();
-    Path base = root.resolve("etc/kvprov/kvprov.toml");
-    if (Files.isRegularFile(base)) {
-      files.add(base);
-    }
-    Path dropIns = root.resolve("etc/kvprov/kvprov.toml.d");
-    if (Files.isDirectory(dropIns)) {
-      files.addAll(tomlFilesIn(dropIns));
+    List<Path> files = new ArrayList<>(baseAndDropIns(root, "etc/kvprov/kvprov.toml"));
+    if (files.isEmpty()) {
+      // An image moving from azure-init keeps its configuration: where azure-init's documentation
+      // puts it, then where azure-init itself reads it (the later wins, as it did for azure-init).
+      files.addAll(baseAndDropIns(root, "etc/azure-init/azure-init.toml"));
+      files.addAll(baseAndDropIns(root, "etc/azure-init.toml"));
+      azureInitFiles = !files.isEmpty();
     }
     if (explicit.isPresent()) {
       Path path = explicit.get();
@@ -105,6 +107,24 @@ public final class ConfigLoader {
         }
         files.addAll(given);
       }
+    }
+    return files;
+  }
+
+  /**
+   * {@code base} under the root if it exists, then its drop-ins: the {@code *.toml} in {@code
+   * base.d}, or for {@code etc/azure-init.toml}, in {@code etc/azure-init.d} as azure-init reads.
+   */
+  private List<Path> baseAndDropIns(Path root, String base) {
+    List<Path> files = new ArrayList<>();
+    Path file = root.resolve(base);
+    if (Files.isRegularFile(file)) {
+      files.add(file);
+    }
+    Path dropIns =
+        root.resolve(base.equals("etc/azure-init.toml") ? "etc/azure-init.d" : base + ".d");
+    if (Files.isDirectory(dropIns)) {
+      files.addAll(tomlFilesIn(dropIns));
     }
     return files;
   }

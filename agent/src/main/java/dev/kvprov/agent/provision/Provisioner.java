@@ -48,7 +48,8 @@ public final class Provisioner {
             b.authorizedKeysDirectory,
             b.sshdDropIn,
             b.clientAliveInterval,
-            b.publishHostname);
+            b.publishHostname,
+            b.hostnamectl);
   }
 
   /** What to provision: the host name and the admin user are required. */
@@ -103,6 +104,7 @@ public final class Provisioner {
     private String sshdDropIn = "00-kvprov.conf";
     private long clientAliveInterval;
     private boolean publishHostname = true;
+    private boolean hostnamectl = true;
 
     private Builder(SystemRoot root, CommandRunner runner, Tracer tracer) {
       this.root = requireNonNull(root, "root");
@@ -185,6 +187,15 @@ public final class Provisioner {
      */
     public Builder publishHostname(boolean publish) {
       this.publishHostname = publish;
+      return this;
+    }
+
+    /**
+     * Whether the host name is set through hostnamectl where it can be (the default), or only by
+     * writing {@code /etc/hostname} (azure-init's {@code hostname_provisioners.backends}).
+     */
+    public Builder hostnamectl(boolean use) {
+      this.hostnamectl = use;
       return this;
     }
 

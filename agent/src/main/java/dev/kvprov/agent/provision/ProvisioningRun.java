@@ -38,6 +38,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -97,6 +98,7 @@ public final class ProvisioningRun {
   private final KvpTelemetry telemetry;
   private final String agentVersion;
   private Set<Step> steps = EnumSet.allOf(Step.class);
+  private Optional<List<String>> groups = Optional.empty();
 
   public ProvisioningRun(
       AgentConfig config,
@@ -122,11 +124,15 @@ public final class ProvisioningRun {
     return this;
   }
 
+  /** The admin user's supplementary groups from the command line ({@code --groups}), if given. */
+  public ProvisioningRun groups(Optional<List<String>> groups) {
+    this.groups = groups.map(List::copyOf);
+    return this;
+  }
+
   /** Runs, reports, and says how it ended. */
   public Exit run() throws InterruptedException {
-    if (!partial()
-        && new ProvisioningState(root.resolve(config.stateDirectory().toString())).next(vmId)
-            == ProvisioningState.Next.NOTHING) {
+    if (!partial() && state(config, root).next(vmId) == ProvisioningState.Next.NOTHING) {
       // Every later boot: one record, nothing else.
       telemetry
           .logger()
@@ -152,10 +158,13 @@ public final class ProvisioningRun {
   }
 
   private Exit runInSpan(Span span) throws InterruptedException {
-    ProvisioningState state =
-        new ProvisioningState(root.resolve(config.stateDirectory().toString()));
+    ProvisioningState state = state(config, root);
     ProvisioningState.Next next = state.next(vmId);
     span.setAttribute("next", next.name());
+    if (next == ProvisioningState.Next.REPORT_READY && state.provisionedByAzureInit(vmId)) {
+      span.setAttribute("azure_init.provisioned", true);
+      span.addEvent("azure-init provisioned this VM (its marker is there): only Ready is reported");
+    }
     if (partial()) {
       span.setAttribute(
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
@@ -305,15 +314,16 @@ public final class ProvisioningRun {
           .password(data.password())
           .passwordAuthentication(data.passwordLogin())
           .sshKeys(keys)
-          .groups(config.userGroups())
+          .groups(groups.orElse(config.userGroups()))
           .authorizedKeysFile(config.authorizedKeysPath())
           .querySshd(config.querySshdConfig())
           .authorizedKeysDirectory(config.authorizedKeysDirectory())
           .sshdDropIn(config.sshdDropIn())
           .clientAliveInterval(config.clientAliveInterval())
           .publishHostname(config.publishHostname())
+          .hostnamectl(config.hostnameBackends().contains("hostnamectl"))
           .build()
-          .provision(steps);
+          .provision(withoutSshdUnlessConfigured(steps));
       return answer.source();
     } finally {
       if (env != null) {
@@ -371,6 +381,24 @@ public final class ProvisioningRun {
     Span.current().setAttribute(KvprovAttributes.WARNING, message);
   }
 
+  /**
+   * azure-init's {@code ssh.configure_sshd_password_authentication = false} leaves sshd's
+   * configuration alone: the sshd step (password logins, {@code ClientAliveInterval}) does not run.
+   */
+  private Set<Step> withoutSshdUnlessConfigured(Set<Step> chosen) {
+    if (config.configureSshdPasswordAuthentication()) {
+      return chosen;
+    }
+    Set<Step> left = EnumSet.noneOf(Step.class);
+    left.addAll(chosen);
+    if (left.remove(Step.SSHD)) {
+      Span.current()
+          .addEvent(
+              "the sshd step does not run: ssh.configure_sshd_password_authentication = false");
+    }
+    return left;
+  }
+
   private void warn(String message) {
     org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).warn(message); // into telemetry
   }
@@ -393,6 +421,13 @@ public final class ProvisioningRun {
     supporting.put("detail", detail);
     platform.failed(reason, supporting, reportedBefore);
     return exit;
+  }
+
+  /** kvprov's markers, and azure-init's: a VM it provisioned is not provisioned again. */
+  static ProvisioningState state(AgentConfig config, SystemRoot root) {
+    return new ProvisioningState(
+        root.resolve(config.stateDirectory().toString()),
+        root.resolve(config.azureInitDataDirectory().toString()));
   }
 
   private boolean partial() {

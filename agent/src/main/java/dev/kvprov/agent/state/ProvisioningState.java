@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * What the agent has done for which VM, as marker files in {@code /var/lib/kvprov}: {@code <vm
@@ -16,6 +17,11 @@ import java.time.Instant;
  * Markers are written atomically and durably (temp file, fsync, rename, fsync directory). Ready
  * implies the set-up: a VM whose "provisioned" marker could not be written but which was reported
  * Ready does nothing on later boots.
+ *
+ * <p>A VM azure-init provisioned (its {@code <vm id>.provisioned} in its data directory) is not
+ * provisioned again: azure-init writes that marker before it reports Ready and keeps no record of
+ * the report, so such a VM is reported Ready once more (harmless to a VM the platform already knows
+ * Ready) and kvprov's own Ready marker ends it there.
  */
 public final class ProvisioningState {
   /** What this boot has to do. */
@@ -29,9 +35,17 @@ public final class ProvisioningState {
   }
 
   private final Path directory;
+  private final Optional<Path> azureInitDirectory;
 
   public ProvisioningState(Path directory) {
     this.directory = directory;
+    this.azureInitDirectory = Optional.empty();
+  }
+
+  /** Also heeding the provisioned markers azure-init wrote in {@code azureInitDirectory}. */
+  public ProvisioningState(Path directory, Path azureInitDirectory) {
+    this.directory = directory;
+    this.azureInitDirectory = Optional.of(azureInitDirectory);
   }
 
   public Next next(VmId vmId) {
@@ -42,7 +56,16 @@ public final class ProvisioningState {
     if (Files.exists(marker(vmId, "ready"))) {
       return Next.NOTHING; // Ready is reported only after the set-up, whatever its marker says
     }
-    return Files.exists(marker(vmId, "provisioned")) ? Next.REPORT_READY : Next.PROVISION;
+    return Files.exists(marker(vmId, "provisioned")) || provisionedByAzureInit(vmId)
+        ? Next.REPORT_READY
+        : Next.PROVISION;
+  }
+
+  /** Whether azure-init's marker for this VM id is there (kvprov's own markers aside). */
+  public boolean provisionedByAzureInit(VmId vmId) {
+    return vmId.isKnown()
+        && azureInitDirectory.isPresent()
+        && Files.exists(azureInitDirectory.get().resolve(vmId.value() + ".provisioned"));
   }
 
   public void markProvisioned(VmId vmId) throws IOException {

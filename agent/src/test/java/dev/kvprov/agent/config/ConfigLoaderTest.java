@@ -16,6 +16,11 @@ class ConfigLoaderTest {
   @TempDir Path root;
 
   private Path write(String relative, String text) throws IOException {
+    return write(root, relative, text);
+  }
+
+  /** {@code text} as the file {@code relative} under {@code root}, its directories made. */
+  static Path write(Path root, String relative, String text) throws IOException {
     Path file = root.resolve(relative);
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);

@@ -32,6 +32,24 @@ class ProvisioningStateTest {
   }
 
   @Test
+  void aVmAzureInitProvisioned_onlyReportsReady_thenRests_andAClonesProvisions() throws Exception {
+    Path azureInit = Files.createDirectories(dir.resolve("var/lib/azure-init"));
+    Files.createFile(azureInit.resolve(VM.value() + ".provisioned"));
+    ProvisioningState state = new ProvisioningState(dir.resolve("var/lib/kvprov"), azureInit);
+
+    assertThat(state.provisionedByAzureInit(VM)).isTrue();
+    assertThat(state.next(VM)).isEqualTo(ProvisioningState.Next.REPORT_READY);
+    assertThat(state.next(CLONE)).isEqualTo(ProvisioningState.Next.PROVISION);
+    assertThat(new ProvisioningState(dir.resolve("var/lib/kvprov")).next(VM))
+        .as("without azure-init's directory")
+        .isEqualTo(ProvisioningState.Next.PROVISION);
+
+    Files.createDirectories(dir.resolve("var/lib/kvprov"));
+    state.markReportedReady(VM);
+    assertThat(state.next(VM)).isEqualTo(ProvisioningState.Next.NOTHING);
+  }
+
+  @Test
   void markers_areOwnerOnly_andNoTempFilesRemain() throws Exception {
     ProvisioningState state = new ProvisioningState(dir);
 

@@ -17,11 +17,13 @@ final class HostnameStep implements Step.Action {
   private final Machine machine;
   private final String hostname;
   private final boolean publish;
+  private final boolean hostnamectl;
 
   HostnameStep(Machine machine, Target target) {
     this.machine = machine;
     this.hostname = target.hostname();
     this.publish = target.publishHostname();
+    this.hostnamectl = target.hostnamectl();
   }
 
   @Override
@@ -31,7 +33,7 @@ final class HostnameStep implements Step.Action {
     if (problem.isPresent()) {
       throw machine.failure(problem.get());
     }
-    if (machine.root.runsSystemd() && machine.has("hostnamectl")) {
+    if (hostnamectl && machine.root.runsSystemd() && machine.has("hostnamectl")) {
       CommandResult result = machine.tryRun(List.of("hostnamectl", "set-hostname", hostname));
       if (result.succeeded()) {
         published();

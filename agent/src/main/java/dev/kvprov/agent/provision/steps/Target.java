@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param clientAliveInterval sshd's {@code ClientAliveInterval} in seconds; 0 leaves it alone
  * @param publishHostname whether, on the running system, the DHCP lease is renewed so that Azure's
  *     DNS learns the new host name
+ * @param hostnamectl whether the host name is set through hostnamectl where it runs; else only
+ *     {@code /etc/hostname} is written
  */
 public record Target(
     String hostname,
@@ -40,7 +42,8 @@ public record Target(
     String authorizedKeysDirectory,
     String sshdDropIn,
     long clientAliveInterval,
-    boolean publishHostname) {
+    boolean publishHostname,
+    boolean hostnamectl) {
   public Target {
     groups = List.copyOf(groups);
     requireNonNull(password, "password");
