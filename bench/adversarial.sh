@@ -28,6 +28,7 @@ stop_sim() { [[ -n $sim ]] && kill "$sim" 2> /dev/null && wait "$sim" 2> /dev/nu
 fresh_root() {
   w=$(mktemp -d "$work/case.XXXXXX")
   java -jar "$tool" demo --scenario imds-down-no-media --dir "$w/demo" > /dev/null 2>&1
+  unzip -p "$tool" dev/kvprov/agent/demo/ovf-env.xml > "$w/demo/media/ovf-env.xml"
   R=$w/demo/root
   rm -rf "$R/var/lib/hyperv" "$R/var/lib/kvprov"
   mkdir -p "$R/var/lib/hyperv" "$R/var/lib/kvprov"

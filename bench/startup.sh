@@ -26,6 +26,7 @@ javac -d "$work/hello" "$work/hello/Hello.java"
 # An image root to provision, kept as a template: the demo's, from a run the platform fails at
 # once (IMDS down), so nothing in it is provisioned yet.
 "${java[@]}" -jar "$agent" demo --scenario imds-down-no-media --dir "$work/demo" > /dev/null 2>&1 || true
+unzip -p "$agent" dev/kvprov/agent/demo/ovf-env.xml > "$work/demo/media/ovf-env.xml"
 rm -rf "$work/demo/root/var/lib/hyperv" "$work/demo/root/var/lib/kvprov"
 mv "$work/demo/root" "$work/template"
 
