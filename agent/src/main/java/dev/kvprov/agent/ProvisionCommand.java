@@ -116,7 +116,8 @@ final class ProvisionCommand implements Callable<Integer> {
 
   /** {@code --groups}, if given; azure-init's {@code --groups ""} means no group at all. */
   static Optional<List<String>> given(List<String> groups) {
-    return Optional.ofNullable(groups).map(g -> g.stream().filter(n -> !n.isBlank()).toList());
+    return Optional.ofNullable(groups)
+        .map(g -> g.stream().map(String::strip).filter(n -> !n.isEmpty()).toList());
   }
 
   /** The steps {@code --only} and {@code --skip} leave; both at once is a usage error. */

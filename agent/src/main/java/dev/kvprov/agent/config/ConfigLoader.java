@@ -84,15 +84,30 @@ public final class ConfigLoader {
     return config;
   }
 
+  /** Whether {@code file} sets a key: a line that is not blank, a comment or a table header. */
+  private static boolean setsAnything(Path file) {
+    try {
+      return Files.readAllLines(file).stream()
+          .map(String::strip)
+          .anyMatch(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("["));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return true; // unreadable: read as kvprov's own, where the finding is said
+    }
+  }
+
   private List<Path> files(Path root, Optional<Path> explicit) {
-    List<Path> files = new ArrayList<>(baseAndDropIns(root, "etc/kvprov/kvprov.toml"));
-    if (files.isEmpty()) {
+    List<Path> files = new ArrayList<>();
+    List<Path> own = baseAndDropIns(root, "etc/kvprov/kvprov.toml");
+    // kvprov's package ships /etc/kvprov/kvprov.toml with every key commented out: files that set
+    // nothing count as absent.
+    if (own.stream().noneMatch(ConfigLoader::setsAnything)) {
       // An image moving from azure-init keeps its configuration: where azure-init's documentation
       // puts it, then where azure-init itself reads it (the later wins, as it did for azure-init).
       files.addAll(baseAndDropIns(root, "etc/azure-init/azure-init.toml"));
       files.addAll(baseAndDropIns(root, "etc/azure-init.toml"));
       azureInitFiles = !files.isEmpty();
     }
+    files.addAll(own);
     if (explicit.isPresent()) {
       Path path = explicit.get();
       if (Files.isRegularFile(path)) {

@@ -126,7 +126,7 @@ public final class ImdsClient {
           String failure = "IMDS answered HTTP " + status + ", which retrying will not change";
           span.setStatus(StatusCode.ERROR, failure);
           span.end();
-          throw new ImdsException(failure, attempt, null);
+          throw new ImdsException(failure, attempt, null, true);
         }
       } catch (IOException e) {
         lastFailure = "IMDS could not be reached: " + BoundedExchange.describe(e);
@@ -208,7 +208,7 @@ public final class ImdsClient {
       if (!problems.isEmpty()) {
         String failure = "IMDS metadata rejected: " + String.join("; ", problems);
         span.setStatus(StatusCode.ERROR, failure);
-        throw new ImdsException(failure, attempt, null);
+        throw new ImdsException(failure, attempt, null, true);
       }
       return Optional.of(instance);
     } catch (JacksonException e) {

@@ -8,10 +8,28 @@ public final class ImdsException extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final int attempts;
+  private final boolean refused;
 
   public ImdsException(String message, int attempts, Throwable cause) {
+    this(message, attempts, cause, false);
+  }
+
+  /**
+   * @param refused whether IMDS did answer, and either refused for good (400, 403) or sent values
+   *     the agent must not act on — as against no usable answer at all
+   */
+  public ImdsException(String message, int attempts, Throwable cause, boolean refused) {
     super(message, cause);
     this.attempts = attempts;
+    this.refused = refused;
+  }
+
+  /**
+   * Whether IMDS answered and refused, or answered with values the agent must not act on: a
+   * decision, which the media must not overrule (unlike no usable answer at all).
+   */
+  public boolean refused() {
+    return refused;
   }
 
   /** How many requests were made. */

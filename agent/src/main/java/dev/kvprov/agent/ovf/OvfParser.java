@@ -88,10 +88,10 @@ public final class OvfParser {
       CharBuffer text = new CharBuffer();
       while (xml.hasNext()) {
         int event = xml.next();
+        // Inside the password or the custom data, at any depth: nothing of it is copied but the
+        // element itself (its own end comes with the path still holding it, at depth 4).
         boolean secret =
-            path.size() == 4
-                && (path.peekLast().equals(wa("UserPassword"))
-                    || path.peekLast().equals(wa("CustomData")));
+            insideSecret(path) && !(event == XMLStreamConstants.END_ELEMENT && path.size() == 4);
         switch (event) {
           case XMLStreamConstants.DTD ->
               throw new OvfException(
@@ -129,8 +129,7 @@ public final class OvfParser {
           default -> {}
         }
         // Copied once read: copying first would use up the reader's text.
-        if (!secret
-            || event != XMLStreamConstants.CHARACTERS && event != XMLStreamConstants.CDATA) {
+        if (!secret) {
           copy(xml, event, copy);
         }
       }
@@ -201,6 +200,15 @@ public final class OvfParser {
       case XMLStreamConstants.CDATA -> out.writeCData(xml.getText());
       default -> {}
     }
+  }
+
+  /** Whether {@code path} is at or below the password or the custom data. */
+  private static boolean insideSecret(Deque<String> path) {
+    if (path.size() < 4) {
+      return false;
+    }
+    String fourth = path.stream().skip(3).findFirst().orElse("");
+    return fourth.equals(wa("UserPassword")) || fourth.equals(wa("CustomData"));
   }
 
   private static final String ENVIRONMENT = qualified(OVF, "Environment");

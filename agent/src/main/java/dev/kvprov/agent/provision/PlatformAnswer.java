@@ -79,7 +79,11 @@ public record PlatformAnswer(
       }
     }
     if (imdsFailure != null) {
-      if (env == null) {
+      // The media stand in for an IMDS that did not answer, never for one that said no.
+      if (env == null || imdsFailure.refused()) {
+        if (env != null) {
+          env.clearSecrets();
+        }
         throw imdsFailure;
       }
       warn.accept(

@@ -197,6 +197,8 @@ public final class ProvisioningRun {
       } catch (ProvisioningException e) {
         return fail(
             platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()), reportedBefore);
+      } catch (PoolNotReady e) {
+        return Exit.REPORT; // the report in KVP says why: PlatformReport.ready wrote it
       } catch (PreprovisioningException e) {
         return fail(
             platform,
@@ -266,19 +268,26 @@ public final class ProvisioningRun {
   }
 
   /** Provisions; says where the platform's answer came from ({@code imds} or {@code ovf}). */
-  private String provision(PlatformReport platform, boolean reportInProgress)
+  private String provision(PlatformReport platform, boolean unreported)
       throws ImdsException,
           OvfException,
           ProvisioningException,
           PreprovisioningException,
+          PoolNotReady,
           InterruptedException {
     ImdsClient imds = new ImdsClient(config.imds(), telemetry.tracer());
     PlatformAnswer answer =
         PlatformAnswer.read(imds, config.mediaEnabled() ? media : null, this::passedOver);
-    answer = handedOver(answer, imds, platform);
+    if (unreported && !partial()) {
+      // Only a first, whole run waits in a pool: chosen steps, or a VM the platform was told
+      // Ready for, were handed over long ago.
+      answer = handedOver(answer, imds, platform);
+    } else if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
+      warn("the media still say pre-provisioned, but this VM was handed over before");
+    }
     WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
-    if (reportInProgress && config.reportInProgress()) {
+    if (unreported && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
       } catch (WireserverException e) {
@@ -338,7 +347,11 @@ public final class ProvisioningRun {
    * read again. An ordinary VM's answer as it is.
    */
   private PlatformAnswer handedOver(PlatformAnswer answer, ImdsClient imds, PlatformReport platform)
-      throws ImdsException, OvfException, PreprovisioningException, InterruptedException {
+      throws ImdsException,
+          OvfException,
+          PreprovisioningException,
+          PoolNotReady,
+          InterruptedException {
     switch (answer.preprovisioning()) {
       case NONE -> {
         return answer;
@@ -356,8 +369,7 @@ public final class ProvisioningRun {
           answer.media().clearSecrets(); // the pool's media: the customer's come later
         }
         if (!platform.ready()) {
-          throw new PreprovisioningException(
-              "the pool was not told Ready: the platform would never hand this VM over");
+          throw new PoolNotReady();
         }
         byte[] document = imds.reprovisionData();
         OvfEnvironment customer;
@@ -428,6 +440,11 @@ public final class ProvisioningRun {
     return new ProvisioningState(
         root.resolve(config.stateDirectory().toString()),
         root.resolve(config.azureInitDataDirectory().toString()));
+  }
+
+  /** The pool was not told Ready: like any Ready that did not arrive, exit 20. */
+  private static final class PoolNotReady extends Exception {
+    private static final long serialVersionUID = 1L;
   }
 
   private boolean partial() {

@@ -40,7 +40,8 @@ final class ResourceDisks {
       if (Files.isDirectory(byName)) {
         try (Stream<Path> links = Files.list(byName)) {
           for (Path link : links.sorted().toList()) {
-            String device = real(root, link);
+            String device =
+                real(root, root.resolve("/dev/disk/azure/local/by-index/" + link.getFileName()));
             local.add(device);
             localMounts.add(mountPoint(device, mounts).orElse("not mounted"));
           }
@@ -59,16 +60,21 @@ final class ResourceDisks {
     }
   }
 
-  /** The device a link names, as the target system names it ({@code /dev/sdb}). */
-  private static String real(SystemRoot root, Path link) {
-    try {
-      Path device = link.toRealPath();
-      return device.startsWith(root.path())
-          ? "/" + root.path().relativize(device)
-          : device.toString();
-    } catch (IOException e) {
-      return "/" + root.path().relativize(link);
+  /**
+   * The device a link names, as the target system names it ({@code /dev/sdb}). In an image root,
+   * {@link SystemRoot#resolve} has followed its links inside the root already; only on the running
+   * system is the link followed here.
+   */
+  private static String real(SystemRoot root, Path resolved) {
+    Path device = resolved;
+    if (root.isLive()) {
+      try {
+        device = resolved.toRealPath();
+      } catch (IOException e) {
+        // a dangling link: named as it is
+      }
     }
+    return "/" + root.path().relativize(device);
   }
 
   /** The running system's mount table (an image root has none of its own). */
@@ -77,13 +83,42 @@ final class ResourceDisks {
     return Files.isReadable(table) ? Files.readAllLines(table) : List.of();
   }
 
+  /**
+   * Where {@code device} or one of its partitions ({@code sdb1}, {@code nvme0n1p1}) is mounted; for
+   * a partition, its name follows in brackets.
+   */
   private static Optional<String> mountPoint(String device, List<String> mounts) {
     for (String line : mounts) {
       String[] f = line.split(" ");
-      if (f.length > 1 && f[0].equals(device)) {
-        return Optional.of(f[1].replace("\\040", " "));
+      if (f.length < 2 || !f[0].startsWith(device)) {
+        continue;
+      }
+      String partition = f[0].substring(device.length());
+      if (partition.isEmpty()) {
+        return Optional.of(unescaped(f[1]));
+      }
+      if (partition.matches("p?\\d+")) {
+        return Optional.of(
+            unescaped(f[1]) + " (" + f[0].substring(f[0].lastIndexOf('/') + 1) + ")");
       }
     }
     return Optional.empty();
+  }
+
+  /** The mount table's octal escapes ({@code \040} a space, {@code \011} a tab…) undone. */
+  private static String unescaped(String field) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < field.length(); i++) {
+      char c = field.charAt(i);
+      if (c == '\\'
+          && i + 3 < field.length()
+          && field.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+        out.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
+        i += 3;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

@@ -13,6 +13,7 @@ import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
@@ -44,6 +45,13 @@ public final class KeptMedia {
       Path stateDirectory, OvfEnvironment media, Optional<String> userData, Tracer tracer) {
     Span span = tracer.spanBuilder("media.keep").startSpan();
     try (Scope ignored = span.makeCurrent()) {
+      // An earlier VM's copies (an image captured without clean --logs) must not pass for this
+      // one's: what this VM was not given is removed.
+      forget(stateDirectory.resolve(OVF_ENV), media == null, span);
+      forget(
+          stateDirectory.resolve(CUSTOM_DATA), media == null || media.customData().isEmpty(), span);
+      forget(
+          stateDirectory.resolve(USER_DATA), userData.isEmpty() || userData.get().isBlank(), span);
       if (media != null) {
         write(stateDirectory.resolve(OVF_ENV), media.withoutSecrets().getBytes(UTF_8), span);
         span.setAttribute("ovf_env.bytes", (long) media.withoutSecrets().length());
@@ -89,6 +97,19 @@ public final class KeptMedia {
     } catch (IllegalArgumentException e) {
       span.setAttribute(KvprovAttributes.WARNING, "the " + what + " is not base64: kept as given");
       return bytes;
+    }
+  }
+
+  private static void forget(Path file, boolean notGiven, Span span) {
+    if (!notGiven) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      span.setAttribute(
+          KvprovAttributes.WARNING,
+          file.getFileName() + " of an earlier VM not removed: " + IoErrors.reason(e));
     }
   }
 

@@ -63,9 +63,15 @@ public final class ProvisioningState {
 
   /** Whether azure-init's marker for this VM id is there (kvprov's own markers aside). */
   public boolean provisionedByAzureInit(VmId vmId) {
-    return vmId.isKnown()
-        && azureInitDirectory.isPresent()
-        && Files.exists(azureInitDirectory.get().resolve(vmId.value() + ".provisioned"));
+    if (!vmId.isKnown() || azureInitDirectory.isEmpty()) {
+      return false;
+    }
+    // Its id as azure-init read it: lower case today, upper case in versions that took
+    // dmidecode's spelling.
+    Path directory = azureInitDirectory.get();
+    return Files.exists(directory.resolve(vmId.value() + ".provisioned"))
+        || Files.exists(
+            directory.resolve(vmId.value().toUpperCase(java.util.Locale.ROOT) + ".provisioned"));
   }
 
   public void markProvisioned(VmId vmId) throws IOException {

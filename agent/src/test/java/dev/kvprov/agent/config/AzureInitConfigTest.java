@@ -136,6 +136,23 @@ class AzureInitConfigTest {
   }
 
   @Test
+  void theShippedKvprovToml_allCommentedOut_doesNotHideAzureInits() throws Exception {
+    Path shipped = root.resolve("etc/kvprov/kvprov.toml");
+    Files.createDirectories(shipped.getParent());
+    Files.copy(Path.of("../debian/src/deb/etc/kvprov.toml"), shipped);
+    Path azureInit =
+        write(
+            "etc/azure-init/azure-init.toml",
+            "[ssh]\nconfigure_sshd_password_authentication = false\n");
+
+    AgentConfig config = ConfigLoader.load(root, Optional.empty());
+
+    assertThat(config.files()).containsExactly(azureInit, shipped);
+    assertThat(config.readAzureInitFiles()).isTrue();
+    assertThat(config.configureSshdPasswordAuthentication()).isFalse();
+  }
+
+  @Test
   void azureInitsFiles_documentedThenItsOwn_inOrder_laterWinning() throws Exception {
     Path documented = write("etc/azure-init/azure-init.toml", "[imds]\nretry_interval_secs = 1\n");
     Path documentedDropIn =

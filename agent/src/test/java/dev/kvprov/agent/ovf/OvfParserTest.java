@@ -58,6 +58,23 @@ class OvfParserTest {
   }
 
   @Test
+  void theKeptCopy_dropsEverythingInsideThePassword_evenMarkup() throws Exception {
+    String hostile =
+        fixture()
+            .replaceFirst(
+                "<UserPassword>[^<]*</UserPassword>",
+                "<UserPassword>x<b>nested-"
+                    + CANARY
+                    + "</b>y<![CDATA["
+                    + CANARY
+                    + "]]></UserPassword>");
+
+    String kept = parse(hostile).withoutSecrets();
+
+    assertThat(kept).doesNotContain(CANARY).doesNotContain("<b>").contains("<UserPassword");
+  }
+
+  @Test
   void clearSecrets_wipesThePasswordAndCustomData() throws Exception {
     OvfEnvironment env = parse(fixture());
 

@@ -487,36 +487,22 @@ class ProvisionerTest {
   }
 
   @Test
-  void anSshdOlderThan87_getsChallengeResponseAuthentication() throws Exception {
-    // The installed OpenSSH is newer; an older one's refusal of the new keyword is reproduced at
-    // the seam, word for word as OpenSSH 8.6 says it.
-    Path root = DemoRoot.create(dir.resolve("root"), true);
-    CommandRunner older =
-        (argv, stdin, timeout) -> {
-          if (argv.get(0).equals("sshd")
-              && Files.exists(Path.of(argv.get(3)))
-              && Files.readString(Path.of(argv.get(3))).contains("KbdInteractiveAuthentication")) {
-            return new CommandResult(
-                255,
-                "",
-                argv.get(3)
-                    + " line 2: Bad configuration option: KbdInteractiveAuthentication\n"
-                    + argv.get(3)
-                    + ": terminating, 1 bad configuration options\n",
-                Duration.ZERO);
-          }
-          return recording.run(argv, stdin, timeout);
-        };
+  void theOldNameOfKeyboardInteractive_inTheMainFile_givesWayToTheSetting() throws Exception {
+    // sshd keeps the first of the two names it reads: the old one must not outrank ours.
+    Path root = DemoRoot.create(dir.resolve("root"), false);
+    Path config = root.resolve("etc/ssh/sshd_config");
+    Files.writeString(
+        config,
+        "ChallengeResponseAuthentication no\nUsePAM yes\nKbdInteractiveAuthentication no\n");
 
-    Provisioner.builder(new SystemRoot(root), older, OpenTelemetry.noop().getTracer("t"))
-        .hostname("web-01")
-        .user("azureuser")
+    provisioner(root)
         .passwordAuthentication(true)
         .build()
         .provision(java.util.EnumSet.of(Step.SSHD));
 
-    assertThat(Files.readString(root.resolve("etc/ssh/sshd_config.d/00-kvprov.conf")))
-        .isEqualTo("PasswordAuthentication yes\nChallengeResponseAuthentication yes\n");
+    assertThat(Files.readAllLines(config))
+        .containsExactly(
+            "KbdInteractiveAuthentication yes", "UsePAM yes", "PasswordAuthentication yes");
   }
 
   @Test

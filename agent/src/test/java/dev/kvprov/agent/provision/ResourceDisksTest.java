@@ -54,25 +54,27 @@ class ResourceDisksTest {
   @Test
   void theResourceDiskAndNvmeLocalDisks_areNamedWithWhereTheyAreMounted() throws Exception {
     Path dev = Files.createDirectories(root.resolve("dev"));
-    Files.createFile(dev.resolve("sdb1"));
+    Files.createFile(dev.resolve("sdb"));
     Files.createFile(dev.resolve("nvme1n1"));
     Files.createFile(dev.resolve("nvme2n1"));
     Path azure = Files.createDirectories(dev.resolve("disk/azure"));
-    Files.createSymbolicLink(azure.resolve("resource"), Path.of("../../sdb1"));
+    // azure-vm-utils' link names the whole disk; its partition is what is mounted
+    Files.createSymbolicLink(azure.resolve("resource"), Path.of("../../sdb"));
     Path local = Files.createDirectories(azure.resolve("local/by-index"));
     Files.createSymbolicLink(local.resolve("1"), Path.of("../../../../nvme1n1"));
     Files.createSymbolicLink(local.resolve("2"), Path.of("../../../../nvme2n1"));
     Path self = Files.createDirectories(root.resolve("proc/self"));
     Files.writeString(
         self.resolve("mounts"),
-        "/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /mnt ext4 rw 0 0\n/dev/nvme1n1 /mnt/local\\0401 xfs rw 0 0\n");
+        "/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /mnt ext4 rw 0 0\n/dev/sdb10 /elsewhere ext4 rw 0 0\n"
+            + "/dev/nvme1n1 /mnt/local\\0401 xfs rw 0 0\n");
 
     SpanData span = record();
 
     assertThat(span.getAttributes().get(AttributeKey.stringKey("resource.device")))
-        .isEqualTo("/dev/sdb1");
+        .isEqualTo("/dev/sdb");
     assertThat(span.getAttributes().get(AttributeKey.stringKey("resource.mounted_on")))
-        .isEqualTo("/mnt");
+        .isEqualTo("/mnt (sdb1)");
     assertThat(span.getAttributes().get(AttributeKey.longKey("local_nvme.count"))).isEqualTo(2L);
     assertThat(span.getAttributes().get(AttributeKey.stringArrayKey("local_nvme.devices")))
         .containsExactly("/dev/nvme1n1", "/dev/nvme2n1");

@@ -46,6 +46,10 @@ final class HostnamePublisher {
       span.setAttribute("manager", renew.get().get(0).get(0));
       for (List<String> argv : renew.get()) {
         CommandResult result = machine.tryRun(argv);
+        if (!result.succeeded() && argv.get(0).equals("ifup")) {
+          // The interface is down now, and the Ready report still has to go out: once more.
+          result = machine.tryRun(argv);
+        }
         if (!result.succeeded()) {
           warn(span, argv.get(0) + " failed: " + result.summary());
           return;

@@ -33,10 +33,12 @@ final class HostnameStep implements Step.Action {
     if (problem.isPresent()) {
       throw machine.failure(problem.get());
     }
+    // The name the running system has now: the lease is renewed only when it changes.
+    String before = machine.root.isLive() ? kernelHostname() : "";
     if (hostnamectl && machine.root.runsSystemd() && machine.has("hostnamectl")) {
       CommandResult result = machine.tryRun(List.of("hostnamectl", "set-hostname", hostname));
       if (result.succeeded()) {
-        published();
+        published(before);
         return;
       }
       // hostnamed not usable (masked, or D-Bus not up yet): set it the plain way below.
@@ -51,13 +53,24 @@ final class HostnameStep implements Step.Action {
     }
     if (machine.root.isLive()) {
       machine.run(List.of("hostname", hostname));
-      published();
+      published(before);
     }
   }
 
-  /** On the running system, the new name goes to Azure's DNS too (unless configured off). */
-  private void published() throws InterruptedException {
-    if (publish && machine.root.isLive()) {
+  private String kernelHostname() {
+    try {
+      return Files.readString(machine.root.resolve("/proc/sys/kernel/hostname")).strip();
+    } catch (IOException e) {
+      return ""; // unknown: taken as changed
+    }
+  }
+
+  /**
+   * On the running system, a new name goes to Azure's DNS too (unless configured off); the same
+   * name again (a rerun) leaves the lease alone.
+   */
+  private void published(String before) throws InterruptedException {
+    if (publish && machine.root.isLive() && !before.equals(hostname)) {
       new HostnamePublisher(machine, machine.tracer).publish(hostname);
     }
   }

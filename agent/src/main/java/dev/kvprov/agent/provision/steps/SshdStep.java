@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -21,9 +22,12 @@ import java.util.stream.Stream;
  * effect and, on the running system, sshd reloaded.
  */
 final class SshdStep implements Step.Action {
-  /** The keyword for keyboard-interactive logins: today's, then its name before OpenSSH 8.7. */
-  private static final List<String> KEYBOARD_INTERACTIVE =
-      List.of("KbdInteractiveAuthentication", "ChallengeResponseAuthentication");
+  /**
+   * Keywords sshd takes as another's: since OpenSSH 8.7 ChallengeResponseAuthentication is
+   * KbdInteractiveAuthentication under its old name, and sshd keeps whichever comes first.
+   */
+  private static final Map<String, String> ALIASES =
+      Map.of("kbdinteractiveauthentication", "ChallengeResponseAuthentication");
 
   private static final Pattern INCLUDES_DROP_INS =
       Pattern.compile(
@@ -46,33 +50,18 @@ final class SshdStep implements Step.Action {
   public void run(Span span) throws ProvisioningException, IOException, InterruptedException {
     String answer = passwordAuthentication ? "yes" : "no";
     span.setAttribute("directive", "PasswordAuthentication " + answer);
+    List<String> directives = new ArrayList<>();
+    directives.add("PasswordAuthentication " + answer);
     // Keyboard-interactive logins ask for the same password: set with it, as WALinuxAgent did.
-    // OpenSSH 8.7 renamed ChallengeResponseAuthentication; an older sshd knows only that name.
-    for (String keyboard : KEYBOARD_INTERACTIVE) {
-      List<String> directives = new ArrayList<>();
-      directives.add("PasswordAuthentication " + answer);
-      directives.add(keyboard + " " + answer);
-      if (clientAliveInterval > 0) {
-        directives.add("ClientAliveInterval " + clientAliveInterval);
-      }
-      try {
-        apply(directives, span);
-        return;
-      } catch (UnknownKeyword e) {
-        span.addEvent("this sshd does not know " + keyboard + ": trying its older name");
-      }
+    directives.add("KbdInteractiveAuthentication " + answer);
+    if (clientAliveInterval > 0) {
+      directives.add("ClientAliveInterval " + clientAliveInterval);
     }
-    throw machine.failure(
-        "sshd knows neither " + String.join(" nor ", KEYBOARD_INTERACTIVE) + "; nothing written");
-  }
-
-  /** sshd refused a keyword it does not know: another name may do. */
-  private static final class UnknownKeyword extends Exception {
-    private static final long serialVersionUID = 1L;
+    apply(directives, span);
   }
 
   private void apply(List<String> directives, Span span)
-      throws ProvisioningException, IOException, InterruptedException, UnknownKeyword {
+      throws ProvisioningException, IOException, InterruptedException {
     // Read as the target reads it (links followed inside the root); written in /etc/ssh itself,
     // a link there replaced by the file (on images whose sshd_config links to /usr's default).
     Path main = machine.root.resolve("/etc/ssh/sshd_config");
@@ -151,7 +140,7 @@ final class SshdStep implements Step.Action {
    * directory, as on a build machine), that is recorded, not failed.
    */
   private void validate(Path written, Span span)
-      throws ProvisioningException, IOException, InterruptedException, UnknownKeyword {
+      throws ProvisioningException, IOException, InterruptedException {
     List<String> check = new ArrayList<>(List.of("sshd", "-t", "-f", written.toString()));
     privilegeSeparationDirectory(span);
     Path keyDir = null;
@@ -176,12 +165,6 @@ final class SshdStep implements Step.Action {
           span.addEvent("sshd cannot check configurations here: " + result.summary());
           return;
         }
-        if (result.stderr().contains("Bad configuration option: KbdInteractiveAuthentication")
-            || result
-                .stderr()
-                .contains("Bad configuration option: ChallengeResponseAuthentication")) {
-          throw new UnknownKeyword();
-        }
         throw machine.failure("sshd failed: " + result.summary());
       }
     } finally {
@@ -203,8 +186,9 @@ final class SshdStep implements Step.Action {
    */
   static String withDirective(String config, String directive) {
     String keyword = directive.substring(0, directive.indexOf(' '));
-    Pattern active =
-        Pattern.compile("^\\s*" + Pattern.quote(keyword) + "[\\s=]+.*$", Pattern.CASE_INSENSITIVE);
+    String alias = ALIASES.get(keyword.toLowerCase(Locale.ROOT));
+    String either = Pattern.quote(keyword) + (alias == null ? "" : "|" + Pattern.quote(alias));
+    Pattern active = Pattern.compile("^\\s*(" + either + ")[\\s=]+.*$", Pattern.CASE_INSENSITIVE);
     List<String> lines = new ArrayList<>(config.lines().toList());
     int firstMatch = lines.size();
     for (int i = 0; i < lines.size(); i++) {

@@ -39,15 +39,26 @@ class HostnamePublisherTest {
   /** A machine with these tools installed, whose systemd runs these units. */
   private SpanData publish(Set<String> installed, Set<String> active, int renewExit)
       throws Exception {
+    return publish(installed, active, renewExit, 0);
+  }
+
+  /** ... and {@code ifup} fails its first {@code ifupFailures} times. */
+  private SpanData publish(
+      Set<String> installed, Set<String> active, int renewExit, int ifupFailures) throws Exception {
+    int[] ifups = {0};
     CommandRunner runner =
         new CommandRunner() {
           @Override
           public CommandResult run(List<String> argv, byte[] stdin, Duration timeout) {
             commands.add(argv);
             boolean ok =
-                argv.get(0).equals("systemctl") ? active.contains(argv.get(3)) : renewExit == 0;
+                argv.get(0).equals("systemctl")
+                    ? active.contains(argv.get(3))
+                    : argv.get(0).equals("ifup") && ++ifups[0] <= ifupFailures
+                        ? false
+                        : renewExit == 0;
             // systemctl is-active says 3 for an inactive unit
-            int exit = ok ? 0 : argv.get(0).equals("systemctl") ? 3 : renewExit;
+            int exit = ok ? 0 : argv.get(0).equals("systemctl") ? 3 : Math.max(1, renewExit);
             return new CommandResult(exit, "", ok ? "" : "no carrier", Duration.ZERO);
           }
 
@@ -116,6 +127,18 @@ class HostnamePublisherTest {
     publish(Set.of("ifdown", "ifup", "systemctl"), Set.of(), 0);
 
     assertThat(commands).endsWith(List.of("ifdown", "ens5"), List.of("ifup", "ens5"));
+  }
+
+  @Test
+  void anIfupThatFailsOnce_isTriedAgain_theNetworkMustComeBack() throws Exception {
+    routes(DEFAULT_VIA_ENS5);
+
+    SpanData span = publish(Set.of("ifdown", "ifup"), Set.of(), 0, 1);
+
+    assertThat(commands)
+        .containsExactly(
+            List.of("ifdown", "ens5"), List.of("ifup", "ens5"), List.of("ifup", "ens5"));
+    assertThat(span.getAttributes().get(KvprovAttributes.WARNING)).isNull();
   }
 
   @Test
