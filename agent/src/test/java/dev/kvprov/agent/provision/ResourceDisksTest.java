@@ -2,17 +2,12 @@ package dev.kvprov.agent.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.agent.SpanRecorder;
 import dev.kvprov.agent.os.SystemRoot;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.common.CompletableResultCode;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,29 +17,8 @@ class ResourceDisksTest {
   @TempDir Path root;
 
   private SpanData record() {
-    List<SpanData> spans = new ArrayList<>();
-    SpanExporter collect =
-        new SpanExporter() {
-          @Override
-          public CompletableResultCode export(Collection<SpanData> batch) {
-            spans.addAll(batch);
-            return CompletableResultCode.ofSuccess();
-          }
-
-          @Override
-          public CompletableResultCode flush() {
-            return CompletableResultCode.ofSuccess();
-          }
-
-          @Override
-          public CompletableResultCode shutdown() {
-            return CompletableResultCode.ofSuccess();
-          }
-        };
-    try (SdkTracerProvider tracing =
-        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collect)).build()) {
-      ResourceDisks.record(new SystemRoot(root), tracing.get("t"));
-    }
+    List<SpanData> spans =
+        SpanRecorder.record(tracer -> ResourceDisks.record(new SystemRoot(root), tracer));
     assertThat(spans)
         .singleElement()
         .satisfies(s -> assertThat(s.getName()).isEqualTo("resource_disk"));

@@ -2,20 +2,16 @@ package dev.kvprov.agent.provision.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.agent.SpanRecorder;
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.otel.KvprovAttributes;
-import io.opentelemetry.sdk.common.CompletableResultCode;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -67,29 +63,17 @@ class HostnamePublisherTest {
             return installed.contains(command);
           }
         };
-    SpanExporter collect =
-        new SpanExporter() {
-          @Override
-          public CompletableResultCode export(Collection<SpanData> batch) {
-            spans.addAll(batch);
-            return CompletableResultCode.ofSuccess();
-          }
-
-          @Override
-          public CompletableResultCode flush() {
-            return CompletableResultCode.ofSuccess();
-          }
-
-          @Override
-          public CompletableResultCode shutdown() {
-            return CompletableResultCode.ofSuccess();
-          }
-        };
-    try (SdkTracerProvider tracing =
-        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collect)).build()) {
-      Machine machine = new Machine(new SystemRoot(root), runner, tracing.get("t"), Step.HOSTNAME);
-      new HostnamePublisher(machine, tracing.get("t")).publish("web-01");
-    }
+    spans.addAll(
+        SpanRecorder.record(
+            tracer -> {
+              try {
+                new HostnamePublisher(
+                        new Machine(new SystemRoot(root), runner, tracer, Step.HOSTNAME), tracer)
+                    .publish("web-01");
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            }));
     assertThat(spans).hasSize(1);
     assertThat(spans.get(0).getName()).isEqualTo("hostname.publish");
     return spans.get(0);
