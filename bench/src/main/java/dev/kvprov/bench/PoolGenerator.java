@@ -24,7 +24,8 @@ import java.util.UUID;
 /**
  * Writes a realistic mixed pool of a given size for whole-process measurements of {@code kvp}:
  * kvprov span trees (starts, ends, split long values, failures) interleaved with cloud-init's
- * records taken from a real cloud-init pool (fresh uuids, so every event stays its own).
+ * records taken from a real cloud-init pool and azure-init's diagnostics records from the project's
+ * DIAG pool (fresh ids, so every event and span stays its own).
  *
  * <p>Usage: {@code PoolGenerator OUT RECORDS [CLOUD_INIT_POOL]}, the cloud-init records from the
  * project's fixture pool unless another is named. Deterministic: the same arguments write the same
@@ -54,6 +55,8 @@ public final class PoolGenerator {
             ? Files.readAllBytes(Path.of(args[2]))
             : Fixtures.bytes(Fixtures.CLOUD_INIT_POOL);
     List<PoolEntry> cloudInit = RecordCodec.decode(cloudInitPool).entries();
+    List<PoolEntry> azureInit =
+        RecordCodec.decode(Fixtures.bytes(Fixtures.AZURE_INIT_DIAG_POOL)).entries();
     Files.deleteIfExists(file);
     PoolFile pool = PoolFile.builder().file(file).build();
     PoolGenerator generator = new PoolGenerator();
@@ -62,6 +65,7 @@ public final class PoolGenerator {
       generator.out.clear();
       generator.trace();
       generator.cloudInit(cloudInit);
+      generator.azureInit(azureInit);
       List<KvpRecord> batch =
           generator.out.subList(0, Math.min(generator.out.size(), records - written));
       pool.append(batch);
@@ -160,6 +164,23 @@ public final class PoolGenerator {
               key.replaceFirst(
                   "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", uuid),
               e.value()));
+    }
+  }
+
+  /**
+   * azure-init's records ({@code DIAG|agent|vm|kind|name|span id|time|…}), each span under a fresh
+   * id: a start and its finish keep sharing theirs.
+   */
+  private void azureInit(List<PoolEntry> fixture) {
+    java.util.Map<String, String> fresh = new java.util.HashMap<>();
+    for (PoolEntry e : fixture) {
+      String[] fields = e.key().split("\\|", -1);
+      if (fields.length > 5) {
+        fields[5] =
+            fresh.computeIfAbsent(
+                fields[5], old -> UUID.nameUUIDFromBytes(hex(16).getBytes(UTF_8)).toString());
+      }
+      out.add(new KvpRecord(String.join("|", fields), e.value()));
     }
   }
 

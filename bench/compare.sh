@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# kvp side by side with the floor and, when given, the Rust peer: a JVM printing "hello", `cat`,
+# `kvp list` (with its start-up archive) and PEER, on the same 1,024- and 100,000-record pools
+# (kvprov, cloud-init and azure-init records, from bench's PoolGenerator). Runs alternate between
+# the commands (one of each, then again), so that the machine's moods fall on all of them alike;
+# prints each command's median and its ratio to kvp's.
+#
+#   usage: bench/compare.sh [RUNS] [PEER...]
+#     RUNS   runs of each command on each pool (default 11)
+#     PEER   a command that reads a pool file named after it, e.g. the built azure-init tool:
+#            bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp dump
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+runs=11
+if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
+  runs=$1
+  shift
+fi
+peer=("$@")
+work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-compare.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$here"
+./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
+kvp=inspect-cli/target/kvp.jar
+bin/cds-archive "$kvp" dev.kvprov.inspect.CdsTraining "$work/kvp.jsa" > /dev/null
+java=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
+  -Xlog:all=warning:stderr)
+
+mkdir "$work/hello"
+printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' \
+  > "$work/hello/Hello.java"
+javac -d "$work/hello" "$work/hello/Hello.java"
+
+# Milliseconds one run of "$@" takes, its output thrown away (a failure stops the comparison).
+time_ms() {
+  local start end
+  start=$(date +%s%N)
+  "$@" > /dev/null 2>&1 || { echo "compare: failed: $*" >&2; exit 1; }
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
+
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+for records in 1024 100000; do
+  pool=$work/pool-$records.kvp
+  java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
+  names=("java Hello" "cat" "kvp list")
+  commands=("${java[*]} -cp $work/hello Hello" "cat $pool" \
+    "${java[*]} -XX:SharedArchiveFile=$work/kvp.jsa -Xshare:auto -jar $kvp list --file $pool")
+  if ((${#peer[@]})); then
+    names+=("peer: ${peer[*]##*/}")
+    commands+=("${peer[*]} $pool")
+  fi
+  declare -A times=()
+  for ((i = 0; i < runs; i++)); do
+    for c in "${!commands[@]}"; do
+      # shellcheck disable=SC2086 # the commands are words on purpose
+      times[$c]+="$(time_ms ${commands[$c]}) "
+    done
+  done
+  kvp_median=$(tr ' ' '\n' <<< "${times[2]}" | grep . | median)
+  printf '\n%s records (%s bytes), median of %d alternating runs\n' \
+    "$records" "$(stat -c %s "$pool")" "$runs"
+  for c in "${!commands[@]}"; do
+    m=$(tr ' ' '\n' <<< "${times[$c]}" | grep . | median)
+    awk -v n="${names[$c]}" -v m="$m" -v k="$kvp_median" \
+      'BEGIN {printf "  %-28s %8.1f ms   kvp / this: %5.2f\n", n, m, k / (m > 0 ? m : 1)}'
+  done
+  unset times
+done
