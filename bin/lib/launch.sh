@@ -1,8 +1,9 @@
 # Sourced by bin/kvp and bin/kvprov: start one of our jars the way a short-lived tool should.
 #   launch JAR TRAINING_MAIN ARGS...
-# A class-data-sharing archive roughly halves start-up (docs/performance.md). It belongs to one
-# jar and one JVM, so it is rebuilt (once, by bin/cds-archive) when either changes; a stamp file
-# notices that without starting a JVM.
+# A start-up archive roughly halves start-up (docs/performance.md): on JDK 25 and later an AOT
+# cache (bin/aot-cache), before that a class-data-sharing archive (bin/cds-archive). It belongs to
+# one jar and one JVM, so it is rebuilt (once) when either changes; a stamp file notices that, and
+# remembers which kind it is, without starting a JVM.
 launch() {
   local jar=$1 training=$2
   shift 2
@@ -18,19 +19,30 @@ launch() {
   fi
   archive="${jar%.jar}.jsa"
   stamp="$(readlink -f "$java") $(stat -c %Y "$(readlink -f "$java")") $(stat -c %Y "$jar")"
-  if [[ ! -f "$archive" || "$(cat "$archive.stamp" 2>/dev/null)" != "$stamp" ]]; then
+  local kept
+  kept=$(cat "$archive.stamp" 2>/dev/null || true)
+  if [[ "${kept% *}" != "$stamp" ]]; then
     echo "$(basename "$jar" .jar): preparing the start-up archive for this jar and JVM (once)..." >&2
-    if "$here/bin/cds-archive" "$jar" "$training" "$archive" "$java" >&2; then
-      echo "$stamp" > "$archive.stamp"
+    rm -f "$archive" "${jar%.jar}.aot"
+    local kind=cds version
+    version=$("$java" -XshowSettings:properties -version 2>&1 |
+      awk '/java.specification.version/ {print $3}')
+    if [[ ${version%%.*} =~ ^[0-9]+$ && ${version%%.*} -ge 25 ]]; then
+      kind=aot
+      "$here/bin/aot-cache" "$jar" "$training" "${jar%.jar}.aot" "$java" >&2 || kind=none
     else
-      # Said once: the stamp is written anyway, so the next run does not try again.
-      echo "no class-data-sharing archive (start-up is slower); see above" >&2
-      rm -f "$archive"
-      echo "$stamp" > "$archive.stamp"
+      "$here/bin/cds-archive" "$jar" "$training" "$archive" "$java" >&2 || kind=none
     fi
+    # Said once: the stamp is written anyway, so the next run does not try again.
+    [[ $kind == none ]] && echo "no start-up archive (start-up is slower); see above" >&2
+    kept="$stamp $kind"
+    echo "$kept" > "$archive.stamp"
   fi
   local cds=()
-  [[ -f "$archive" ]] && cds=(-XX:SharedArchiveFile="$archive" -Xshare:auto)
+  case "${kept##* }" in
+    aot) [[ -f "${jar%.jar}.aot" ]] && cds=(-XX:AOTCache="${jar%.jar}.aot") ;;
+    cds) [[ -f "$archive" ]] && cds=(-XX:SharedArchiveFile="$archive" -Xshare:auto) ;;
+  esac
   # C1 only and the serial collector: a short-lived process starts faster with both. JVM warnings
   # go to stderr, never into output a script reads.
   JAVA_CMD=("$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData
