@@ -3,28 +3,39 @@ package dev.kvprov.agent.http;
 import dev.kvprov.otel.NetworkErrors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.http.HttpClient;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
+import java.util.Map;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One HTTP request and its whole answer, headers and body, within one time limit.
  *
- * <p>The JDK client's request timeout ends when the headers arrive: a server that then stalls, or
- * sends its body a byte at a time, would hold a boot for ever. Here the limit covers the body too,
- * and the body is read only up to a size cap: a longer one is cut, and the connection closed.
+ * <p>A server that sends its headers and then stalls, or sends its body a byte at a time, must not
+ * hold a boot for ever: the limit covers the body too (a watchdog closes the connection when it
+ * passes), and the body is read only up to a size cap: a longer one is cut, and the connection
+ * closed.
+ *
+ * <p>The request is made with {@link HttpURLConnection}, not the JDK's {@code HttpClient}: that
+ * client keeps a selector thread in native code for as long as it lives, and HotSpot's exit waits
+ * up to 300 ms for such threads — 300 ms of every first boot (docs/performance.md). The requests
+ * are {@link HttpRequest}s all the same: a plain description of what to send.
  */
 public final class BoundedExchange {
   /**
@@ -39,119 +50,174 @@ public final class BoundedExchange {
     }
   }
 
-  private static final Duration CLIENT_TIMEOUT_LAG = Duration.ofSeconds(1);
+  /** Closes the connections that outlive their limit; a daemon, asleep in Java when idle. */
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "kvprov-http-deadline");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private BoundedExchange() {}
 
   /**
    * Sends {@code request} and waits at most {@code limit} for the whole answer.
    *
+   * @param connectTimeout how long connecting may take (within {@code limit})
    * @param maxBodyBytes the body's cap: one byte more is kept to tell a longer body
    * @throws HttpTimeoutException when the answer is not complete within {@code limit}
    * @throws IOException when the exchange fails
    */
-  public static Answer send(HttpClient http, HttpRequest request, int maxBodyBytes, Duration limit)
+  public static Answer send(
+      Duration connectTimeout, HttpRequest request, int maxBodyBytes, Duration limit)
       throws IOException, InterruptedException {
-    AtomicReference<CappedBody> body = new AtomicReference<>();
-    // The client's own timeout only backs this one up (it ends at the headers): a little later,
-    // so that the limit that ends an exchange is always this one, with its message.
-    HttpRequest backedUp =
-        HttpRequest.newBuilder(request, (name, value) -> true)
-            .timeout(limit.plus(CLIENT_TIMEOUT_LAG))
-            .build();
-    CompletableFuture<HttpResponse<byte[]>> answer =
-        http.sendAsync(
-            backedUp,
-            info -> {
-              CappedBody subscriber = new CappedBody(maxBodyBytes + 1);
-              body.set(subscriber);
-              return subscriber;
-            });
+    HttpURLConnection connection =
+        (HttpURLConnection) request.uri().toURL().openConnection(Proxy.NO_PROXY);
+    connection.setInstanceFollowRedirects(false);
+    connection.setUseCaches(false);
+    connection.setConnectTimeout(millis(min(connectTimeout, limit)));
+    connection.setReadTimeout(millis(limit));
+    connection.setRequestMethod(request.method());
+    request
+        .headers()
+        .map()
+        .forEach((k, vs) -> vs.forEach(v -> connection.addRequestProperty(k, v)));
+    byte[] body = body(request);
+    if (body != null) {
+      connection.setDoOutput(true);
+      connection.setFixedLengthStreamingMode(body.length);
+    }
+    AtomicBoolean expired = new AtomicBoolean();
+    ScheduledFuture<?> watchdog =
+        WATCHDOG.schedule(
+            () -> {
+              expired.set(true);
+              connection.disconnect();
+            },
+            limit.toNanos(),
+            TimeUnit.NANOSECONDS);
+    boolean answered = false;
     try {
-      HttpResponse<byte[]> response = answer.get(limit.toNanos(), TimeUnit.NANOSECONDS);
-      return new Answer(response.statusCode(), response.headers(), response.body());
-    } catch (TimeoutException e) {
-      abandon(answer, body.get());
-      throw new HttpTimeoutException(
-          (body.get() == null ? "no answer" : "no complete answer")
-              + " within "
-              + Deadline.seconds(limit));
-    } catch (InterruptedException e) {
-      abandon(answer, body.get());
-      throw e;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
+      try {
+        connection.connect();
+      } catch (SocketTimeoutException e) {
+        throw new HttpConnectTimeoutException("connect timed out");
       }
-      throw new IOException(describe(cause), cause);
+      if (body != null) {
+        try (OutputStream out = connection.getOutputStream()) {
+          out.write(body);
+        }
+      }
+      int status = connection.getResponseCode();
+      answered = true;
+      byte[] bytes = read(connection, status, maxBodyBytes + 1);
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      return new Answer(status, headers(connection), bytes);
+    } catch (IOException e) {
+      if (expired.get() || e instanceof SocketTimeoutException) {
+        connection.disconnect();
+        throw new HttpTimeoutException(
+            (answered ? "no complete answer" : "no answer") + " within " + Deadline.seconds(limit));
+      }
+      throw e;
+    } finally {
+      watchdog.cancel(false);
     }
   }
 
-  /** Closes the connection of an exchange given up on, so no thread or socket waits on. */
-  private static void abandon(CompletableFuture<?> answer, CappedBody body) {
-    answer.cancel(true);
-    if (body != null) {
-      body.cancel();
+  /** The body, up to {@code cap} bytes; past it, the connection is closed unread. */
+  private static byte[] read(HttpURLConnection connection, int status, int cap) throws IOException {
+    InputStream in;
+    try {
+      in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+    } catch (IOException e) {
+      in = connection.getErrorStream();
     }
+    if (in == null) {
+      return new byte[0];
+    }
+    try (InputStream body = in) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      int n;
+      while (bytes.size() < cap
+          && (n = body.read(buffer, 0, Math.min(buffer.length, cap - bytes.size()))) > 0) {
+        bytes.write(buffer, 0, n);
+      }
+      if (bytes.size() >= cap) {
+        connection.disconnect(); // the rest is not wanted: not read, not kept alive
+      }
+      return bytes.toByteArray();
+    }
+  }
+
+  private static HttpHeaders headers(HttpURLConnection connection) {
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    connection
+        .getHeaderFields()
+        .forEach(
+            (name, values) -> {
+              if (name != null) { // the status line
+                fields.put(name, values);
+              }
+            });
+    return HttpHeaders.of(fields, (name, value) -> true);
+  }
+
+  /** The request's body, collected from its publisher (ours publish at once), or null. */
+  private static byte[] body(HttpRequest request) throws IOException {
+    if (request.bodyPublisher().isEmpty()) {
+      return null;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    boolean[] done = {false};
+    request
+        .bodyPublisher()
+        .get()
+        .subscribe(
+            new Flow.Subscriber<ByteBuffer>() {
+              @Override
+              public void onSubscribe(Flow.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+              }
+
+              @Override
+              public void onNext(ByteBuffer item) {
+                byte[] chunk = new byte[item.remaining()];
+                item.get(chunk);
+                bytes.writeBytes(chunk);
+              }
+
+              @Override
+              public void onError(Throwable failure) {
+                done[0] = true;
+              }
+
+              @Override
+              public void onComplete() {
+                done[0] = true;
+              }
+            });
+    if (!done[0]) {
+      throw new IOException("the request's body was not ready to send");
+    }
+    return bytes.toByteArray();
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /** At least 1 ms: 0 would mean no limit at all. */
+  private static int millis(Duration d) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
   }
 
   /** An exchange's failure in plain words, for a span and a report. */
   public static String describe(Throwable failure) {
     return NetworkErrors.describe(failure);
-  }
-
-  /** Collects a body up to a cap; past it, stops reading and closes the connection. */
-  private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
-    private final int cap;
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private volatile Flow.Subscription subscription;
-
-    CappedBody(int cap) {
-      this.cap = cap;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      this.subscription = subscription;
-      subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> items) {
-      for (ByteBuffer item : items) {
-        int take = Math.min(item.remaining(), cap - bytes.size());
-        byte[] chunk = new byte[take];
-        item.get(chunk);
-        bytes.writeBytes(chunk);
-      }
-      if (bytes.size() >= cap && result.complete(bytes.toByteArray())) {
-        subscription.cancel();
-      }
-    }
-
-    @Override
-    public void onError(Throwable failure) {
-      result.completeExceptionally(failure);
-    }
-
-    @Override
-    public void onComplete() {
-      result.complete(bytes.toByteArray());
-    }
-
-    @Override
-    public CompletionStage<byte[]> getBody() {
-      return result;
-    }
-
-    void cancel() {
-      Flow.Subscription s = subscription;
-      if (s != null) {
-        s.cancel();
-      }
-      result.cancel(true);
-    }
   }
 }

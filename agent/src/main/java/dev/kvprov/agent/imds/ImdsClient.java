@@ -17,7 +17,6 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -43,19 +42,17 @@ public final class ImdsClient {
 
   private final AgentConfig.Imds settings;
   private final Tracer tracer;
-  private final HttpClient http;
+
+  /** IMDS is never reached through a proxy, nor redirected: BoundedExchange does neither. */
+  private final Duration connectTimeout;
+
   private final ObjectMapper json;
   private final Backoff backoff;
 
   public ImdsClient(AgentConfig.Imds settings, Tracer tracer) {
     this.settings = requireNonNull(settings, "settings");
     this.tracer = requireNonNull(tracer, "tracer");
-    this.http =
-        HttpClient.newBuilder()
-            .proxy(HttpClient.Builder.NO_PROXY) // IMDS must never be reached through a proxy
-            .connectTimeout(positive(settings.connectTimeout()))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.connectTimeout = positive(settings.connectTimeout());
     this.json =
         new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Duration initial =
@@ -105,7 +102,8 @@ public final class ImdsClient {
         Duration limit = deadline.forAttempt(settings.readTimeout());
         HttpRequest request =
             HttpRequest.newBuilder(uri()).header("Metadata", "true").GET().build();
-        BoundedExchange.Answer answer = BoundedExchange.send(http, request, MAX_BODY_BYTES, limit);
+        BoundedExchange.Answer answer =
+            BoundedExchange.send(connectTimeout, request, MAX_BODY_BYTES, limit);
         int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
         if (status == 200) {
@@ -167,7 +165,7 @@ public final class ImdsClient {
           HttpRequest request =
               HttpRequest.newBuilder(uri).header("Metadata", "true").GET().build();
           BoundedExchange.Answer answer =
-              BoundedExchange.send(http, request, OVF_MAX_BYTES, settings.readTimeout());
+              BoundedExchange.send(connectTimeout, request, OVF_MAX_BYTES, settings.readTimeout());
           int status = answer.status();
           if (status == 200 && !answer.tooLong(OVF_MAX_BYTES)) {
             span.setAttribute("bytes", (long) answer.body().length);

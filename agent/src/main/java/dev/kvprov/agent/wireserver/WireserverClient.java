@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Optional;
@@ -48,7 +47,12 @@ public final class WireserverClient {
   private final AgentConfig.Wireserver settings;
   private final String agent;
   private final Tracer tracer;
-  private final HttpClient http;
+
+  /**
+   * The wireserver is never reached through a proxy, nor redirected: BoundedExchange does neither.
+   */
+  private final Duration connectTimeout;
+
   private final Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
   private final XmlMapper xml;
   private volatile boolean useXml;
@@ -61,15 +65,8 @@ public final class WireserverClient {
     this.agent = requireNonNull(agent, "agent");
     this.tracer = requireNonNull(tracer, "tracer");
     this.useXml = settings.protocol().equals("xml");
-    this.http =
-        HttpClient.newBuilder()
-            .proxy(HttpClient.Builder.NO_PROXY)
-            .connectTimeout(
-                settings.connectTimeout().isZero()
-                    ? Duration.ofMillis(1)
-                    : settings.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.connectTimeout =
+        settings.connectTimeout().isZero() ? Duration.ofMillis(1) : settings.connectTimeout();
     XMLInputFactory input = new XmlFactory().getXMLInputFactory();
     input.setProperty(XMLInputFactory.SUPPORT_DTD, false);
     input.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
@@ -340,7 +337,7 @@ public final class WireserverClient {
       try (Scope ignored = span.makeCurrent()) {
         Duration limit = deadline.forAttempt(settings.readTimeout());
         BoundedExchange.Answer answer =
-            BoundedExchange.send(http, factory.create(), MAX_BODY_BYTES, limit);
+            BoundedExchange.send(connectTimeout, factory.create(), MAX_BODY_BYTES, limit);
         int status = answer.status();
         span.setAttribute("http.response.status_code", (long) status);
         if ((status >= 200 && status < 300) || (notFoundIsAnswer && status == 404)) {
