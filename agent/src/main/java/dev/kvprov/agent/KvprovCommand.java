@@ -1,5 +1,8 @@
 package dev.kvprov.agent;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,19 +12,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = KvprovCommand.Version.class,
     description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
-    subcommands = {
-      ProvisionCommand.class,
-      ReportCommand.class,
-      MetadataCommand.class,
-      RenderIgnitionCommand.class,
-      CleanCommand.class,
-      StatusCommand.class,
-      DemoCommand.class,
-      ConfigCommand.class,
-      FetchCommand.class,
-      SimulateCommand.class,
-      LateRecordsCommand.class
-    },
     footer = {
       "",
       "Exit status: 2 usage error; each command's --help gives the others.",
@@ -39,8 +29,47 @@ final class KvprovCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /**
+   * The subcommands, in the order the help lists them. Made on demand: picocli builds a command's
+   * whole model (every option of every subcommand, by reflection) when it is added, and a first
+   * boot runs one of them — building all eleven cost ~115 ms of its start (docs/performance.md).
+   */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Supplier<Object>> subcommands() {
+    Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+    commands.put("provision", ProvisionCommand::new);
+    commands.put("report", ReportCommand::new);
+    commands.put("metadata", MetadataCommand::new);
+    commands.put("render-ignition", RenderIgnitionCommand::new);
+    commands.put("clean", CleanCommand::new);
+    commands.put("status", StatusCommand::new);
+    commands.put("demo", DemoCommand::new);
+    commands.put("config", ConfigCommand::new);
+    commands.put("fetch", FetchCommand::new);
+    commands.put("simulate", SimulateCommand::new);
+    commands.put("late-records", LateRecordsCommand::new);
+    return commands;
+  }
+
+  /** The whole command tree: for the root's help, and anything not naming one subcommand. */
   static CommandLine commandLine() {
+    return commandLine(new String[0]);
+  }
+
+  /**
+   * The command tree {@code args} need: the root with only the subcommand they name, or with all of
+   * them when they name none (the root's help, a typo that picocli then answers).
+   */
+  static CommandLine commandLine(String[] args) {
     CommandLine cli = new CommandLine(new KvprovCommand());
+    String named = args.length > 0 ? args[0] : "";
+    SUBCOMMANDS.forEach(
+        (name, command) -> {
+          if (!SUBCOMMANDS.containsKey(named) || name.equals(named)) {
+            cli.addSubcommand(name, command.get());
+          }
+        });
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           commandLine.getErr().println("kvprov: " + e.getMessage());

@@ -5,6 +5,6 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(KvprovCommand.commandLine().execute(args));
+    System.exit(KvprovCommand.commandLine(args).execute(args));
   }
 }
