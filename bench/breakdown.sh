@@ -19,15 +19,9 @@ bin/cds-archive "$agent" dev.kvprov.agent.CdsTraining "$work/kvprov.jsa" "$javac
 java=("$javacmd" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
   -Xlog:all=warning:stderr -XX:SharedArchiveFile="$work/kvprov.jsa" -Xshare:auto)
 
-# An unprovisioned root (the demo's, from a run with neither IMDS nor media) and the demo's media.
-"${java[@]}" -jar "$agent" demo --scenario imds-down-no-media --dir "$work/demo" > /dev/null 2>&1 || true
-unzip -p "$agent" dev/kvprov/agent/demo/ovf-env.xml > "$work/demo/media/ovf-env.xml"
-rm -rf "$work/demo/root/var/lib/hyperv" "$work/demo/root/var/lib/kvprov"
-mv "$work/demo/root" "$work/template"
-"${java[@]}" -jar "$agent" simulate --scenario ok > "$work/sim.out" 2>&1 &
-sim=$!
-for _ in $(seq 100); do grep -q '^\[wireserver\]' "$work/sim.out" 2> /dev/null && break; sleep 0.1; done
-sed -n '/^\[imds\]/,$p' "$work/sim.out" > "$work/sim.toml"
+# An image root to provision (kept as a template), the media, the simulated platform.
+source bench/lib/platform.sh
+platform "$agent" "${java[@]}"
 
 for ((i = 1; i <= runs; i++)); do
   rm -rf "$work/root"

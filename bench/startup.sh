@@ -23,18 +23,9 @@ printf 'public class Hello { public static void main(String[] a) { System.out.pr
   > "$work/hello/Hello.java"
 javac -d "$work/hello" "$work/hello/Hello.java"
 
-# An image root to provision, kept as a template: the demo's, from a run the platform fails at
-# once (IMDS down), so nothing in it is provisioned yet.
-"${java[@]}" -jar "$agent" demo --scenario imds-down-no-media --dir "$work/demo" > /dev/null 2>&1 || true
-unzip -p "$agent" dev/kvprov/agent/demo/ovf-env.xml > "$work/demo/media/ovf-env.xml"
-rm -rf "$work/demo/root/var/lib/hyperv" "$work/demo/root/var/lib/kvprov"
-mv "$work/demo/root" "$work/template"
-
-# The simulated platform, answering at once.
-"${java[@]}" -jar "$agent" simulate --scenario ok > "$work/sim.out" 2>&1 &
-sim=$!
-for _ in $(seq 100); do grep -q '^\[wireserver\]' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
-sed -n '/^\[imds\]/,$p' "$work/sim.out" > "$work/sim.toml"
+# An image root to provision (kept as a template), the media, the simulated platform.
+source bench/lib/platform.sh
+platform "$agent" "${java[@]}"
 
 # A 1,024-record pool of every writer's kinds.
 java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$work/pool-1024.kvp" 1024 2>/dev/null
