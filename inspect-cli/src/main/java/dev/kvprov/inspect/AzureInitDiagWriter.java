@@ -241,14 +241,20 @@ final class AzureInitDiagWriter extends Writer {
    * time. A finish whose start is missing starts its duration earlier; a start with no finish is
    * still running (or hung). A failed event fails the operation it happened in.
    */
+  /** The key and payload, read, or null when they do not read. */
+  @Override
+  Object reading(Item item) {
+    return Read.of(item);
+  }
+
   @Override
   SpanReader spans() {
     ContainedSpans contained = new ContainedSpans();
     Map<String, SpanNode> operations = new HashMap<>();
     return new SpanReader() {
       @Override
-      public void add(Item item) {
-        Read r = Read.of(item);
+      public void add(Item item, Object reading) {
+        Read r = (Read) reading;
         // a finish whose time does not read still ends its operation: by its duration
         if (r == null || r.key().time() == null && !r.key().kind().equals("finish")) {
           return;
@@ -303,8 +309,8 @@ final class AzureInitDiagWriter extends Writer {
   /** Its events are points. */
   @Override
   PointReader points() {
-    return (item, points) -> {
-      Read r = Read.of(item);
+    return (item, reading, points) -> {
+      Read r = (Read) reading;
       if (r != null && r.key().kind().equals("event")) {
         points.add(
             new PointEvents.Point(

@@ -55,7 +55,7 @@ final class AzureInitWriter extends Writer {
     ContainedSpans spans = new ContainedSpans();
     return new SpanReader() {
       @Override
-      public void add(Item item) {
+      public void add(Item item, Object reading) {
         AzureInitRecord r = AzureInitRecord.parse(item.key(), item.value()).orElse(null);
         if (r == null || r.start().isEmpty()) {
           return;
@@ -82,7 +82,7 @@ final class AzureInitWriter extends Writer {
   /** Its events ({@code Time: … | Event: …}) are points. */
   @Override
   PointReader points() {
-    return (item, points) ->
+    return (item, reading, points) ->
         AzureInitRecord.parse(item.key(), item.value())
             .filter(r -> !r.isSpan())
             .ifPresent(

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -30,9 +29,17 @@ final class BootSection {
 
   private boolean alreadyProvisioned;
 
-  private void add(Item item) {
-    forest.add(item);
-    events.add(item);
+  /** An item and what its writer made of it ({@link Writer#reading}), worked out on any core. */
+  private record Read(Item item, Object reading) {
+    static Read of(Item item) {
+      return new Read(item, Writers.named(item.writer()).reading(item));
+    }
+  }
+
+  private void add(Read read) {
+    Item item = read.item();
+    forest.add(item, read.reading());
+    events.add(item, read.reading());
     if (item.writer().equals(Writers.REPORT.name())) {
       report = item.value();
     } else if (item.writer().equals(Writers.KVPROV.name())
@@ -143,18 +150,22 @@ final class BootSection {
    */
   static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
     List<BootSection> sections = new ArrayList<>();
-    boolean read =
-        PoolReading.sources(
-            input,
-            spec,
-            source -> {
-              BootSection section = new BootSection(sections.size() + 1, source);
-              sections.add(section);
-              Consumer<Item> sink = section::add;
-              return new Items(sink);
-            },
-            source -> {});
-    return read ? sections : null;
+    // Items are put together and read on every core (InPoolOrder); the boot takes them in order.
+    try (InPoolOrder<Read> ready =
+        new InPoolOrder<>(Read::of, read -> sections.get(sections.size() - 1).add(read))) {
+      boolean read =
+          PoolReading.sources(
+              input,
+              spec,
+              source -> {
+                ready.drain(); // the previous boot's items, before this one's section
+                sections.add(new BootSection(sections.size() + 1, source));
+                return Items.deferred(ready::accept);
+              },
+              source -> {});
+      ready.drain();
+      return read ? sections : null;
+    }
   }
 
   /** {@code --boot}: which boots a command shows. */

@@ -16,11 +16,8 @@ final class CloudInitSpans implements SpanReader {
   private final Deque<SpanNode> open = new ArrayDeque<>();
 
   @Override
-  public void add(Item item) {
-    JsonNode event;
-    try {
-      event = Json.parse(item.value());
-    } catch (Exception e) {
+  public void add(Item item, Object reading) {
+    if (!(reading instanceof JsonNode event)) {
       return;
     }
     String type = event.path("type").asText();

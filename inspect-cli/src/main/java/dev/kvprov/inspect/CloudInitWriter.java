@@ -51,6 +51,12 @@ final class CloudInitWriter extends Writer {
     return node;
   }
 
+  /** The event, parsed ({@link #event}), or null when it does not read. */
+  @Override
+  Object reading(Item item) {
+    return event(item);
+  }
+
   @Override
   SpanReader spans() {
     return new CloudInitSpans();
@@ -77,13 +83,12 @@ final class CloudInitWriter extends Writer {
     private Long bootEpoch;
 
     @Override
-    public void add(Item item, List<PointEvents.Point> points) {
+    public void add(Item item, Object reading, List<PointEvents.Point> points) {
       Long epoch = origin(item).bootEpoch();
       if (epoch != null) {
         bootEpoch = bootEpoch == null ? epoch : Math.min(epoch, bootEpoch);
       }
-      JsonNode event = event(item);
-      if (event == null) {
+      if (!(reading instanceof JsonNode event)) {
         return;
       }
       String type = event.path("type").asText("");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Turns a stream of pool records into logical {@link Item}s as they go by: kvprov's {@code |i/n}
@@ -20,15 +21,28 @@ import java.util.function.Consumer;
  */
 final class Items implements PoolReading.SourceVisitor {
 
-  private final Consumer<Item> sink;
+  /** Items in pool order, each still to be put together (on whichever thread asks). */
+  private final Later sink;
+
+  /** Receives items in pool order, each put together when {@link Supplier#get} is called. */
+  interface Later {
+    void accept(Supplier<Item> item);
+  }
 
   /**
    * Items are delivered in pool order (of their first record): one that is complete waits while a
    * group that started before it is still open, up to {@link #MAX_HELD} items; past that (a group
    * that never completes in a huge pool) they go out of order rather than fill memory.
    */
-  private final java.util.PriorityQueue<Item> held =
-      new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(Item::index));
+  private final java.util.PriorityQueue<Held> held =
+      new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(Held::index));
+
+  /**
+   * An item whose place is known, and whose value is put together only when it is asked for: a
+   * writer's join (decompressing, re-encoding a split event) is most of what an item costs, and can
+   * run on another thread ({@link InPoolOrder}).
+   */
+  private record Held(int index, Supplier<Item> item) {}
 
   static final int MAX_HELD = 4096;
   private final Map<String, Group> open = new LinkedHashMap<>();
@@ -58,7 +72,16 @@ final class Items implements PoolReading.SourceVisitor {
   }
 
   Items(Consumer<Item> sink) {
+    this.sink = item -> sink.accept(item.get());
+  }
+
+  private Items(Later sink) {
     this.sink = sink;
+  }
+
+  /** Items whose values are put together by whoever calls {@link Supplier#get}, in pool order. */
+  static Items deferred(Later sink) {
+    return new Items(sink);
   }
 
   static String writerOf(String key) {
@@ -113,8 +136,10 @@ final class Items implements PoolReading.SourceVisitor {
     if (sameKey != null) {
       return;
     }
-    List<String> problems =
-        new ArrayList<>(recordProblems.stream().map(KvpProblem::toString).toList());
+    List<String> problems = new ArrayList<>(recordProblems.size());
+    for (KvpProblem problem : recordProblems) {
+      problems.add(problem.toString());
+    }
     String key = record.key();
     Writer.Piece piece = writer.piece(key, record.value(), problems);
     closeUntoldGroupsOf(writer, piece == null ? key : piece.base());
@@ -170,7 +195,11 @@ final class Items implements PoolReading.SourceVisitor {
   }
 
   private void deliver(Item item) {
-    held.add(item);
+    deliver(item.index(), () -> item);
+  }
+
+  private void deliver(int index, Supplier<Item> item) {
+    held.add(new Held(index, item));
     int oldestOpen = Integer.MAX_VALUE;
     for (Group g : open.values()) {
       oldestOpen = Math.min(oldestOpen, g.first);
@@ -179,7 +208,7 @@ final class Items implements PoolReading.SourceVisitor {
       oldestOpen = Math.min(oldestOpen, sameKey.first());
     }
     while (!held.isEmpty() && (held.peek().index() < oldestOpen || held.size() > MAX_HELD)) {
-      sink.accept(held.poll());
+      sink.accept(held.poll().item());
     }
   }
 
@@ -199,7 +228,8 @@ final class Items implements PoolReading.SourceVisitor {
   }
 
   private void emitSameKey() {
-    deliver(sameKey.item());
+    SameKeyPieces done = sameKey;
+    deliver(done.first(), done::item);
     sameKey = null;
   }
 
@@ -218,12 +248,18 @@ final class Items implements PoolReading.SourceVisitor {
       pending.clear();
     }
     while (!held.isEmpty()) {
-      sink.accept(held.poll());
+      sink.accept(held.poll().item());
     }
   }
 
+  /** A group no longer open: only its reader touches it from here on, on any one thread. */
   private void emit(String base, Group group) {
-    String value = group.writer.join(base, group.pieces, group.expected, group.problems);
-    deliver(new Item(group.first, group.records, base, group.writer.name(), value, group.problems));
+    deliver(
+        group.first,
+        () -> {
+          String value = group.writer.join(base, group.pieces, group.expected, group.problems);
+          return new Item(
+              group.first, group.records, base, group.writer.name(), value, group.problems);
+        });
   }
 }

@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.KvprovSpanTree;
 import java.util.ArrayDeque;
@@ -20,9 +19,8 @@ final class KvprovSpans implements SpanReader {
       new java.util.HashMap<>();
 
   @Override
-  public void add(Item item) {
-    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
-    if (r == null) {
+  public void add(Item item, Object reading) {
+    if (!(reading instanceof KvprovRecord r)) {
       return;
     }
     if (r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {

@@ -77,6 +77,12 @@ final class KvprovWriter extends Writer {
     return node;
   }
 
+  /** The record, decoded ({@link KvprovRecord}), or null when it does not read. */
+  @Override
+  Object reading(Item item) {
+    return KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
+  }
+
   @Override
   SpanReader spans() {
     return new KvprovSpans();
@@ -103,9 +109,10 @@ final class KvprovWriter extends Writer {
     private Instant boot;
 
     @Override
-    public void add(Item item, List<PointEvents.Point> points) {
-      KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
-      if (r == null || r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {
+    public void add(Item item, Object reading, List<PointEvents.Point> points) {
+      if (!(reading instanceof KvprovRecord r)
+          || r.kind() == KvprovRecord.Kind.START
+          || r.kind() == KvprovRecord.Kind.END) {
         return;
       }
       Optional<Instant> time = r.time();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -97,19 +98,24 @@ final class ListCommand implements Callable<Integer> {
     return raw ? listRaw() : listItems();
   }
 
+  /** An item as it is shown: its lines (or JSON line), the day they fall on, its problems. */
+  private record Shown(String text, String day, int problems) {}
+
   private int listItems() {
     PrintWriter out = spec.commandLine().getOut();
     Style style = Style.forStdout();
     int minLevel = level == null ? -1 : LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
+    // Set between sources, when no item is being made ready (InPoolOrder drains first).
     String[] part = new String[1];
     int[] problems = new int[1];
     String[] shownDay = new String[1];
     int columns = Style.columns(wide);
-    Json.Lines lines = new Json.Lines(out);
-    Consumer<Item> sink =
+    String newline = System.lineSeparator();
+    // Decoding and formatting an item runs on every core; printing, in pool order, here.
+    Function<Item, Shown> show =
         found -> {
           if (!filter.accepts(found)) {
-            return;
+            return null;
           }
           boolean kvprov = found.writer().equals(Writers.KVPROV.name());
           JsonNode event = Events.of(found);
@@ -120,26 +126,31 @@ final class ListCommand implements Callable<Integer> {
           if (minLevel >= 0) {
             String itemLevel = Events.level(item, event);
             if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
-              return;
+              return null;
             }
           }
           if (since != null) {
             Instant at = Events.time(event);
             if (at == null || at.isBefore(since)) {
-              return;
+              return null;
             }
           }
-          problems[0] += item.problems().size();
-          if (json) {
-            lines.write(asNode(item, event, part[0]));
-          } else {
-            String day = ItemLine.day(event);
-            if (day != null && !day.equals(shownDay[0])) {
-              out.println(style.dim("-- " + day + " (times UTC)"));
-              shownDay[0] = day;
-            }
-            ItemLine.lines(item, event, columns, style).forEach(out::println);
+          int itemProblems = item.problems().size();
+          return json
+              ? new Shown(Json.write(asNode(item, event, part[0])), null, itemProblems)
+              : new Shown(
+                  String.join(newline, ItemLine.lines(item, event, columns, style)),
+                  ItemLine.day(event),
+                  itemProblems);
+        };
+    Consumer<Shown> print =
+        shown -> {
+          problems[0] += shown.problems();
+          if (shown.day() != null && !shown.day().equals(shownDay[0])) {
+            out.println(style.dim("-- " + shown.day() + " (times UTC)"));
+            shownDay[0] = shown.day();
           }
+          out.println(shown.text());
         };
     Consumer<PoolSource> onPart =
         p -> {
@@ -149,7 +160,7 @@ final class ListCommand implements Callable<Integer> {
             out.println(style.bold("== " + p.name()));
           }
         };
-    if (!PoolReading.items(input, spec, sink, onPart)) {
+    if (!PoolReading.items(input, spec, show, print, onPart)) {
       return 3;
     }
     out.flush();

@@ -35,7 +35,12 @@ final class PointEvents {
   private final Map<Writer, PointReader> readers = new LinkedHashMap<>();
 
   void add(Item item) {
-    reader(Writers.named(item.writer())).add(item, points);
+    add(item, Writers.named(item.writer()).reading(item));
+  }
+
+  /** Adds an item its writer has already read ({@link Writer#reading}). */
+  void add(Item item, Object reading) {
+    reader(Writers.named(item.writer())).add(item, reading, points);
   }
 
   /** Learns from a span what its writer's spans tell of the boot. */

@@ -9,10 +9,14 @@ import java.util.List;
  */
 interface PointReader {
   /** A reader for writers with no points and no clue to the boot. */
-  PointReader NONE = (item, points) -> {};
+  PointReader NONE = (item, reading, points) -> {};
 
-  /** Adds the item's points, if it has any, in the order they come. */
-  void add(Item item, List<PointEvents.Point> points);
+  /**
+   * Adds the item's points, if it has any, in the order they come.
+   *
+   * @param reading what the writer made of it ({@link Writer#reading}), or null
+   */
+  void add(Item item, Object reading, List<PointEvents.Point> points);
 
   /** Learns from one of the writer's spans (its start by wall time and by boot clock). */
   default void span(SpanNode span) {}

@@ -73,6 +73,33 @@ final class PoolReading {
     return sources(options, spec, source -> new Items(sink), onSource);
   }
 
+  /**
+   * Streams the logical items as {@link #items(PoolOptions, CommandLine.Model.CommandSpec,
+   * Consumer, Consumer)} does, made ready by {@code prepare} on every core ({@link InPoolOrder}):
+   * {@code sink} gets the results in pool order, on this thread, a source's all before the next
+   * source's {@code onSource}.
+   */
+  static <T> boolean items(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Function<Item, T> prepare,
+      Consumer<T> sink,
+      Consumer<PoolSource> onSource) {
+    try (InPoolOrder<T> ready = new InPoolOrder<>(prepare, sink)) {
+      boolean read =
+          sources(
+              options,
+              spec,
+              source -> Items.deferred(ready::accept),
+              source -> {
+                ready.drain();
+                onSource.accept(source);
+              });
+      ready.drain();
+      return read;
+    }
+  }
+
   /** {@link #items(PoolOptions, CommandLine.Model.CommandSpec, Consumer, Consumer)}, unmarked. */
   static boolean items(
       PoolOptions options, CommandLine.Model.CommandSpec spec, Consumer<Item> sink) {

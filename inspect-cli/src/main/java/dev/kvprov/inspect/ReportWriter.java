@@ -42,7 +42,7 @@ final class ReportWriter extends Writer {
   /** Dated by its {@code timestamp} field; an unreadable report has no time (left out). */
   @Override
   PointReader points() {
-    return (item, points) -> {
+    return (item, reading, points) -> {
       ProvisioningReport report;
       try {
         report = ProvisioningReport.parse(item.value());

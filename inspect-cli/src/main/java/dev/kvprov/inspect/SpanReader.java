@@ -8,7 +8,7 @@ interface SpanReader {
   SpanReader NONE =
       new SpanReader() {
         @Override
-        public void add(Item item) {}
+        public void add(Item item, Object reading) {}
 
         @Override
         public List<SpanNode> roots(List<String> notes) {
@@ -16,7 +16,12 @@ interface SpanReader {
         }
       };
 
-  void add(Item item);
+  /**
+   * Adds one item, in pool order.
+   *
+   * @param reading what the writer made of it ({@link Writer#reading}), or null
+   */
+  void add(Item item, Object reading);
 
   /**
    * The writer's top spans, their children below them, once every item is in.

@@ -116,6 +116,15 @@ abstract class Writer {
     return null;
   }
 
+  /**
+   * What this writer's span and point readers need of an item, worked out once an item and on any
+   * thread: a big pool's items are read on every core ({@link InPoolOrder}), then handed to the
+   * readers in pool order. Null when the readers need nothing beyond the item.
+   */
+  Object reading(Item item) {
+    return null;
+  }
+
   /** A fresh reader of its items into spans, for one read of a pool. */
   SpanReader spans() {
     return SpanReader.NONE;

@@ -64,7 +64,7 @@ final class ToyWriter extends Writer {
     List<SpanNode> spans = new ArrayList<>();
     return new SpanReader() {
       @Override
-      public void add(Item item) {
+      public void add(Item item, Object reading) {
         Map<String, String> f = fields(item.value());
         if (f.containsKey("start")) {
           SpanNode span = new SpanNode(name(item), name());
@@ -85,7 +85,7 @@ final class ToyWriter extends Writer {
 
   @Override
   PointReader points() {
-    return (item, points) -> {
+    return (item, reading, points) -> {
       Map<String, String> f = fields(item.value());
       if (f.containsKey("at")) {
         points.add(

@@ -23,6 +23,10 @@ final class PoolScanner {
   static final int RECORDS_PER_READ = 256;
 
   private final byte[] buffer = new byte[RECORDS_PER_READ * RECORD_SIZE];
+
+  /** The value bytes handed to the visitor, one view moved record to record (valid per call). */
+  private final ByteBuffer valueView = ByteBuffer.wrap(buffer).asReadOnlyBuffer();
+
   private final CharsetDecoder strict =
       UTF_8
           .newDecoder()
@@ -121,7 +125,7 @@ final class PoolScanner {
     int valueStart = at + KEY_SIZE;
     visitor.entry(
         new PoolEntry(index, fileOffset, new KvpRecord(key, value), problems == problemsBefore),
-        ByteBuffer.wrap(buf, valueStart, fieldEnd - valueStart).slice().asReadOnlyBuffer());
+        valueView.clear().position(valueStart).limit(fieldEnd));
   }
 
   private void report(PoolVisitor visitor, KvpProblem problem) {

@@ -16,24 +16,28 @@ public final class Printable {
     if (i == text.length()) {
       return text;
     }
-    StringBuilder b = new StringBuilder(text.length() + 8).append(text, 0, i);
+    // Text between control characters is copied a run at a time: a long multi-line value (a
+    // stack trace, a cloud-init message) is most of a big pool's text.
+    StringBuilder b = new StringBuilder(text.length() + 8);
+    int run = 0;
     for (; i < text.length(); i++) {
       char c = text.charAt(i);
+      if (!Character.isISOControl(c)) {
+        continue;
+      }
+      b.append(text, run, i);
+      run = i + 1;
       switch (c) {
         case '\n' -> b.append("\\n");
         case '\r' -> b.append("\\r");
         case '\t' -> b.append("\\t");
-        default -> {
-          if (Character.isISOControl(c)) {
+        default ->
             b.append("\\x")
                 .append(Character.forDigit(c >> 4, 16))
                 .append(Character.forDigit(c & 15, 16));
-          } else {
-            b.append(c);
-          }
-        }
       }
     }
+    b.append(text, run, text.length());
     return b.toString();
   }
 }
