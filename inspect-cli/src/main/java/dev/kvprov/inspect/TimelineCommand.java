@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -174,17 +173,19 @@ final class TimelineCommand implements Callable<Integer> {
       kindWidth = Math.max(kindWidth, Math.min(row.kind().length(), 14));
     }
     for (Timeline.Row row : timeline.rows) {
+      // padded by hand, not String.format: a big pool's timeline has a row per record
       String head =
-          String.format(
-              Locale.ROOT,
-              "  %" + timeWidth + "s  %-" + writerWidth + "s  %-" + kindWidth + "s  ",
-              seconds(row),
-              Text.printable(row.writer()),
-              Text.printable(row.kind()));
+          "  "
+              + Text.padLeft(seconds(row), timeWidth)
+              + "  "
+              + Text.padRight(Text.printable(row.writer()), writerWidth)
+              + "  "
+              + Text.padRight(Text.printable(row.kind()), kindWidth)
+              + "  ";
       boolean span = row.kind().equals("start") || row.kind().equals("end");
       StringBuilder line = new StringBuilder(head).append(Text.printable(row.name()));
       if (row.duration() != null) {
-        line.append(String.format(Locale.ROOT, "  %.3fs", Timeline.seconds(row.duration())));
+        line.append("  ").append(Text.secondsValue(row.duration())).append('s');
       }
       if (row.kind().equals("start") && "unfinished".equals(row.status())) {
         line.append("  NEVER FINISHED");
@@ -207,7 +208,7 @@ final class TimelineCommand implements Callable<Integer> {
   }
 
   private static String seconds(Timeline.Row row) {
-    return String.format(Locale.ROOT, "%+.3fs", Timeline.seconds(row.at()));
+    return Text.signedSeconds(row.at(), 0);
   }
 
   private static ObjectNode toJson(Timeline timeline) {

@@ -83,7 +83,13 @@ public record KvprovRecord(
 
   /** The text of the first field with this label. */
   public Optional<String> field(String label) {
-    return fields.stream().filter(f -> f.label().equals(label)).map(Field::text).findFirst();
+    // a loop, not a stream: called for every field of every span when a big pool is read
+    for (Field field : fields) {
+      if (field.label().equals(label)) {
+        return Optional.of(field.text());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The span name ({@code Name}). */
