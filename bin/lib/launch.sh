@@ -45,6 +45,7 @@ launch() {
   esac
   # C1 only and the serial collector: a short-lived process starts faster with both. JVM warnings
   # go to stderr, never into output a script reads.
+  # LAUNCH_FLAGS: the caller's own JVM flags (bin/kvp: a small young generation).
   JAVA_CMD=("$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData
-    -Xlog:disable -Xlog:all=warning:stderr "${cds[@]}" -jar "$jar")
+    -Xlog:disable -Xlog:all=warning:stderr "${cds[@]}" "${LAUNCH_FLAGS[@]}" -jar "$jar")
 }
