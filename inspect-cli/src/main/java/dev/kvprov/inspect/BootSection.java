@@ -164,6 +164,7 @@ final class BootSection {
               },
               source -> {});
       ready.drain();
+      Phases.mark("the last items handed on");
       return read ? sections : null;
     }
   }

@@ -132,7 +132,9 @@ public final class KvpCommand implements Runnable {
 
   /** The entry point of {@code bin/kvp}. */
   public static void main(String[] args) {
+    Phases.mark("JVM start to main");
     CommandLine cli = commandLine(args);
+    Phases.mark("command model (picocli)");
     // Items are UTF-8 text: print them as such whatever the locale, buffered (flushed at exit and
     // by commands that follow a pool), so large pools are not written a line per system call.
     PrintWriter out =
@@ -150,7 +152,10 @@ public final class KvpCommand implements Runnable {
       System.err.println("kvp: stopped by a defect in kvp (" + Defects.describe(e) + ")");
       status = ExitCode.IO.code;
     }
+    Phases.mark("the rest of the command (a tree drawn, a report written)");
     out.flush();
+    Phases.mark("output flushed");
+    Phases.print(System.err);
     System.exit(status);
   }
 }

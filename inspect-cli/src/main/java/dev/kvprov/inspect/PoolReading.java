@@ -33,6 +33,7 @@ final class PoolReading {
       CommandLine.Model.CommandSpec spec,
       Function<PoolSource, ? extends SourceVisitor> visitorFor,
       Consumer<PoolSource> onSource) {
+    Phases.mark("arguments parsed, command begun");
     String reading = options.describe();
     options
         .unreadableArchives()
@@ -54,6 +55,7 @@ final class PoolReading {
               .println("kvp " + spec.name() + ": " + reading + ": no records");
         }
       }
+      Phases.mark("pool read (and its items handed on, but the last few)");
       return true;
     } catch (IOException e) {
       spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why(e));
@@ -96,6 +98,7 @@ final class PoolReading {
                 onSource.accept(source);
               });
       ready.drain();
+      Phases.mark("the last items handed on");
       return read;
     }
   }

@@ -51,7 +51,14 @@ public final class PoolFile {
   /** How many archived pools are kept unless told otherwise. */
   public static final int DEFAULT_ARCHIVE_KEEP = 5;
 
-  private static final System.Logger LOG = System.getLogger(PoolFile.class.getName());
+  /**
+   * The logger, made when first used: System.getLogger loads some forty classes of the JDK's
+   * logging bootstrap, which a pool read that logs nothing (every kvp run) need not pay for.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(PoolFile.class.getName());
+  }
+
   private static final Pattern POOL_NAME = Pattern.compile("\\.kvp_pool_(\\d+)");
 
   /**
@@ -409,7 +416,7 @@ public final class PoolFile {
       }
     }
     channel.truncate(size - length);
-    LOG.log(
+    Log.LOG.log(
         Level.WARNING,
         "kvp: {0} held part of a record ({1} bytes at offset {2}, left by a writer that died"
             + " mid-write); removed it so that every record is whole and on the grid",

@@ -27,7 +27,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * second use inside the first; the file is never opened or closed by this module outside it.
  */
 final class PoolLock implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(PoolLock.class.getName());
+  /**
+   * The logger, made when first used: System.getLogger loads some forty classes of the JDK's
+   * logging bootstrap, which a pool read that logs nothing (every kvp run) need not pay for.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(PoolLock.class.getName());
+  }
+
   private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS =
       new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<Path, Path> IDENTITIES = new ConcurrentHashMap<>();
@@ -103,7 +110,7 @@ final class PoolLock implements AutoCloseable {
             timeout,
             "a flock holder (cloud-init, azure-init or libazureinit-kvp) keeps it");
       } else if (FALLBACK_REPORTED.compareAndSet(false, true)) {
-        LOG.log(
+        Log.LOG.log(
             Level.WARNING,
             "kvp: native flock unavailable ({0}); taking only the fcntl lock, so cloud-init and"
                 + " azure-init writers are not excluded",
