@@ -60,6 +60,7 @@ final class PackageDocs {
     Files.write(out.resolve("doc/changelog.gz"), gzip(log.getBytes(UTF_8)));
     for (Tool tool : TOOLS) {
       CommandLine cli = wholeTree(tool);
+      headFooters(cli);
       if (ManPageGenerator.generateManPage(
               adoc.toFile(), null, new boolean[0], true, cli.getCommandSpec())
           != CommandLine.ExitCode.OK) {
@@ -82,8 +83,11 @@ final class PackageDocs {
                     .standalone(true)
                     .attributes(
                         Attributes.builder()
-                            // one manual for both commands; dated by the release, not the build
+                            // one manual for both commands and all their subcommands (picocli
+                            // names a subcommand's source only when it has a version); dated by
+                            // the release, not the build
                             .attribute("manmanual", "kvprov manual")
+                            .attribute("mansource", "kvprov " + version)
                             .attribute("docdate", releaseDate(log))
                             .build())
                     .build());
@@ -104,6 +108,19 @@ final class PackageDocs {
             trailer.substring(trailer.indexOf(">  ") + 3), DateTimeFormatter.RFC_1123_DATE_TIME)
         .toLocalDate()
         .toString();
+  }
+
+  /**
+   * Gives each footer a heading: the footers hold the exit statuses, the examples and notes, which
+   * {@code --help} prints under the options, and picocli's man page leaves out a footer without
+   * one.
+   */
+  private static void headFooters(CommandLine cli) {
+    CommandLine.Model.UsageMessageSpec usage = cli.getCommandSpec().usageMessage();
+    if (usage.footer().length > 0 && usage.footerHeading().isEmpty()) {
+      usage.footerHeading("Notes");
+    }
+    cli.getSubcommands().values().forEach(PackageDocs::headFooters);
   }
 
   /**

@@ -145,13 +145,27 @@ class PackageIT {
         .hasSizeGreaterThan(25);
     for (String name : names) {
       String command = name.replace(".1.gz", "");
-      // what lintian runs: man's own warnings (groff's) on stderr, the page thrown away
-      String man = "man --warnings -E UTF-8 -l " + pages.resolve(name);
-      Run warnings = run(List.of("sh", "-c", "MANWIDTH=80 " + man + " > /dev/null"), 60);
+      // man's own warnings (groff's) on stderr, the page thrown away, as lintian asks for them
+      Run warnings =
+          run(
+              List.of(
+                  "sh",
+                  "-c",
+                  "LC_ALL=C.UTF-8 MANROFFSEQ= MANWIDTH=120 man --warnings -E UTF-8 -l -Tutf8 -Z"
+                      + " \"$0\" > /dev/null",
+                  pages.resolve(name).toString()),
+              60);
       assertThat(warnings).as(name).isEqualTo(new Run(0, ""));
-      Run page = run(List.of("sh", "-c", "MANWIDTH=80 " + man), 60);
+      Run page =
+          run(List.of("env", "MANWIDTH=80", "man", "-l", pages.resolve(name).toString()), 60);
       assertThat(page.exit()).as(name).isZero();
       assertThat(page.output()).as(name).contains("NAME", command + " - ", "SYNOPSIS", "OPTIONS");
+    }
+    // what --help prints under the options (exit statuses, examples) is in the pages too
+    for (String root : List.of("kvprov.1.gz", "kvp.1.gz", "kvprov-provision.1.gz")) {
+      assertThat(run(List.of("man", "-l", pages.resolve(root).toString()), 60).output())
+          .as(root)
+          .contains("NOTES", "Exit status: ", "Examples:");
     }
   }
 
