@@ -48,7 +48,9 @@ final class PackageDocs {
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args[0]);
-    String version = args[1];
+    // the package's version as jdeb spells a Maven snapshot's (a "-" would read as a Debian
+    // revision, and "~" sorts a snapshot before its release)
+    String version = args[1].replace("-SNAPSHOT", "~SNAPSHOT");
     Path changelog = Path.of(args[2]);
     Path adoc = out.resolve("adoc");
     Path man = out.resolve("man");

@@ -105,6 +105,16 @@ class PackageIT {
         .hasSameTextualContentAs(REPO.resolve("systemd/kvprov-report-failure@.service"));
     assertThat(extracted.resolve("etc/kvprov/kvprov.toml"))
         .hasSameTextualContentAs(REPO.resolve("debian/src/deb/etc/kvprov.toml"));
+    // the changelog's latest entry is this package's version
+    String changelog =
+        run(
+                List.of(
+                    "gzip",
+                    "-dc",
+                    extracted.resolve("usr/share/doc/kvprov/changelog.gz").toString()),
+                60)
+            .output();
+    assertThat(changelog).startsWith("kvprov (" + field("Version").strip() + ") ");
     for (String script : List.of("start-up-archive", "cds-archive", "aot-cache")) {
       assertThat(extracted.resolve("usr/share/kvprov/" + script))
           .hasSameTextualContentAs(REPO.resolve("bin/" + script));
