@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -55,6 +56,14 @@ final class PackageDocs {
     Path adoc = out.resolve("adoc");
     Path man = out.resolve("man");
     Path completions = out.resolve("completions");
+    // made anew: a page of a command since removed must not stay behind to be packaged
+    if (Files.isDirectory(out)) {
+      try (Stream<Path> stale = Files.walk(out)) {
+        for (Path path : stale.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
     for (Path dir : List.of(adoc, man, completions, out.resolve("doc"))) {
       Files.createDirectories(dir);
     }
