@@ -31,16 +31,7 @@ printf 'public class Hello { public static void main(String[] a) { System.out.pr
   > "$work/hello/Hello.java"
 javac -d "$work/hello" "$work/hello/Hello.java"
 
-# Milliseconds one run of "$@" takes, its output thrown away (a failure stops the comparison).
-time_ms() {
-  local start end
-  start=$(date +%s%N)
-  "$@" > /dev/null 2>&1 || { echo "compare: failed: $*" >&2; exit 1; }
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
-
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+source bench/lib/timing.sh
 
 for records in 1024 100000; do
   pool=$work/pool-$records.kvp

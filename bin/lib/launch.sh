@@ -1,7 +1,7 @@
 # Sourced by bin/kvp and bin/kvprov: start one of our jars the way a short-lived tool should.
 #   launch JAR TRAINING_MAIN ARGS...
 # A start-up archive roughly halves start-up (docs/performance.md): on JDK 25 and later an AOT
-# cache (bin/aot-cache), before that a class-data-sharing archive (bin/cds-archive). It belongs to
+# cache, before that a class-data-sharing archive (bin/start-up-archive picks). It belongs to
 # one jar and one JVM, so it is rebuilt (once) when either changes; a stamp file notices that, and
 # remembers which kind it is, without starting a JVM.
 launch() {
@@ -23,16 +23,8 @@ launch() {
   kept=$(cat "$archive.stamp" 2>/dev/null || true)
   if [[ "${kept% *}" != "$stamp" ]]; then
     echo "$(basename "$jar" .jar): preparing the start-up archive for this jar and JVM (once)..." >&2
-    rm -f "$archive" "${jar%.jar}.aot"
-    local kind=cds version
-    version=$("$java" -XshowSettings:properties -version 2>&1 |
-      awk '/java.specification.version/ {print $3}')
-    if [[ ${version%%.*} =~ ^[0-9]+$ && ${version%%.*} -ge 25 ]]; then
-      kind=aot
-      "$here/bin/aot-cache" "$jar" "$training" "${jar%.jar}.aot" "$java" >&2 || kind=none
-    else
-      "$here/bin/cds-archive" "$jar" "$training" "$archive" "$java" >&2 || kind=none
-    fi
+    local kind
+    kind=$("$here/bin/start-up-archive" "$jar" "$training" "${jar%.jar}" "$java") || kind=none
     # Said once: the stamp is written anyway, so the next run does not try again.
     [[ $kind == none ]] && echo "no start-up archive (start-up is slower); see above" >&2
     kept="$stamp $kind"

@@ -34,6 +34,34 @@ dpkg --root="$root" --status kvprov | grep -E '^(Status|Version|Conffiles)' -A1
 echo "== files"
 stat -c '%a %n' "$root/var/lib/kvprov" "$root/var/cache/kvprov" "$root/etc/kvprov/kvprov.toml"
 ls "$root/var/cache/kvprov"
+echo "== archives"
+# what the postinst built, for which JVM; then that the launchers start with it, and that the JVM
+# takes it (-Xshare:on fails rather than run without it) and loads our classes from it
+cat "$root"/var/cache/kvprov/*.stamp
+for tool in kvprov kvp; do
+  chroot "$root" sh -x /usr/bin/$tool --version 2>&1 | grep -o -- '-XX:[A-Za-z]*=/var/cache/kvprov/[a-z.]*' || true
+done
+chroot "$root" java -Xshare:on -XX:SharedArchiveFile=/var/cache/kvprov/kvp.jsa -Xlog:class+load \
+  -jar /usr/share/kvprov/kvp.jar --version | grep -c 'source: shared objects file (top)' || true
+echo "== aot"
+# On JDK 25 and later the postinst builds an AOT cache instead: run its trigger with such a JVM
+# first on the PATH (as when the default JVM becomes one), then switch back.
+jdk25=$(ls -d /usr/lib/jvm/*-25-* /usr/lib/jvm/*-2[6-9]-* 2>/dev/null | head -1 || true)
+if [[ -n "$jdk25" && -x "$jdk25/bin/java" ]]; then
+  path25="$jdk25/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+  chroot "$root" env PATH="$path25" /var/lib/dpkg/info/kvprov.postinst triggered /usr/lib/jvm 2>&1
+  ls "$root/var/cache/kvprov"
+  cat "$root/var/cache/kvprov/kvp.stamp"
+  chroot "$root" env PATH="$path25" sh -x /usr/bin/kvp --version 2>&1 | grep -o -- '-XX:AOTCache=[^ ]*' || true
+  chroot "$root" env PATH="$path25" kvp --version
+  echo "-- another JVM than the stamp's: no archive option"
+  chroot "$root" sh -x /usr/bin/kvp --version 2>&1 | grep -c -- '-XX:AOTCache' || true
+  chroot "$root" kvp --version
+  chroot "$root" /var/lib/dpkg/info/kvprov.postinst triggered /usr/lib/jvm 2>&1
+  cat "$root/var/cache/kvprov/kvp.stamp"
+else
+  echo "skipped: no JDK 25 or later in /usr/lib/jvm"
+fi
 echo "== systemctl enabled"
 readlink "$root/etc/systemd/system/multi-user.target.wants/kvprov.service" || echo "(not enabled)"
 echo "== kvprov --version"

@@ -66,7 +66,6 @@ class PackageIT {
   void thePackage_holdsWhatTheUnitStarts_andDependsOnAJava17Runtime() throws Exception {
     need(Files.isExecutable(Path.of("/usr/bin/dpkg-deb")), "no dpkg-deb here; skipped");
     String contents = run(List.of("dpkg-deb", "--contents", DEB.toString()), 60).output();
-    String depends = run(List.of("dpkg-deb", "--field", DEB.toString(), "Depends"), 60).output();
     String conffiles = run(List.of("dpkg-deb", "--info", DEB.toString(), "conffiles"), 60).output();
     String unit = Files.readString(REPO.resolve("systemd/kvprov.service"));
 
@@ -82,21 +81,162 @@ class PackageIT {
         .containsPattern("(?m)^-rw-r--r-- root/root .* \\./lib/systemd/system/kvprov\\.service$")
         .containsPattern(
             "(?m)^-rw-r--r-- root/root .* \\./lib/systemd/system/kvprov-report-failure@\\.service$")
-        .containsPattern("(?m)^drwx------ root/root .* \\./var/lib/kvprov/$");
+        .containsPattern("(?m)^-rw-r--r-- root/root .* \\./usr/share/man/man1/kvprov\\.1\\.gz$")
+        .containsPattern("(?m)^-rw-r--r-- root/root .* \\./usr/share/man/man1/kvp\\.1\\.gz$")
+        .containsPattern(
+            "(?m)^-rw-r--r-- root/root .* \\./usr/share/bash-completion/completions/kvprov$")
+        .containsPattern(
+            "(?m)^-rw-r--r-- root/root .* \\./usr/share/bash-completion/completions/kvp$")
+        .containsPattern("(?m)^-rw-r--r-- root/root .* \\./usr/share/doc/kvprov/changelog\\.gz$")
+        // state is made by the postinst (0700, which lintian would flag in the package's data)
+        .doesNotContain("./var/lib/kvprov");
     assertThat(conffiles.strip()).isEqualTo("/etc/kvprov/kvprov.toml");
-    assertThat(depends).startsWith("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
+    assertThat(field("Depends"))
+        .startsWith("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
+    // an SSH server is suggested only: recommending it installs one (and, through its own
+    // Recommends, xauth and X11 libraries) on images that chose to have none
+    assertThat(field("Recommends")).doesNotContain("ssh");
+    assertThat(field("Suggests")).contains("openssh-server");
     // What the package installs is what the repository holds.
-    Path extracted = work.resolve("extracted");
-    assertThat(run(List.of("dpkg-deb", "-x", DEB.toString(), extracted.toString()), 60).exit())
-        .isZero();
+    Path extracted = extracted();
     assertThat(extracted.resolve("lib/systemd/system/kvprov.service"))
         .hasSameTextualContentAs(REPO.resolve("systemd/kvprov.service"));
     assertThat(extracted.resolve("lib/systemd/system/kvprov-report-failure@.service"))
         .hasSameTextualContentAs(REPO.resolve("systemd/kvprov-report-failure@.service"));
     assertThat(extracted.resolve("etc/kvprov/kvprov.toml"))
         .hasSameTextualContentAs(REPO.resolve("debian/src/deb/etc/kvprov.toml"));
-    assertThat(extracted.resolve("usr/share/kvprov/cds-archive"))
-        .hasSameTextualContentAs(REPO.resolve("bin/cds-archive"));
+    // the changelog's latest entry is this package's version
+    String changelog =
+        run(
+                List.of(
+                    "gzip",
+                    "-dc",
+                    extracted.resolve("usr/share/doc/kvprov/changelog.gz").toString()),
+                60)
+            .output();
+    assertThat(changelog).startsWith("kvprov (" + field("Version").strip() + ") ");
+    for (String script : List.of("start-up-archive", "cds-archive", "aot-cache")) {
+      assertThat(extracted.resolve("usr/share/kvprov/" + script))
+          .hasSameTextualContentAs(REPO.resolve("bin/" + script));
+    }
+  }
+
+  private static String field(String name) throws Exception {
+    return run(List.of("dpkg-deb", "--field", DEB.toString(), name), 60).output();
+  }
+
+  private Path extracted() throws Exception {
+    Path extracted = work.resolve("extracted");
+    if (!Files.isDirectory(extracted)) {
+      assertThat(run(List.of("dpkg-deb", "-x", DEB.toString(), extracted.toString()), 60).exit())
+          .isZero();
+    }
+    return extracted;
+  }
+
+  @Test
+  void everyManPage_rendersWithoutAWarning_andNamesItsCommand() throws Exception {
+    need(Files.isExecutable(Path.of("/usr/bin/dpkg-deb")), "no dpkg-deb here; skipped");
+    need(Files.isExecutable(Path.of("/usr/bin/man")), "no man here (man-db); skipped");
+    Path pages = extracted().resolve("usr/share/man/man1");
+    List<String> names;
+    try (var files = Files.list(pages)) {
+      names = files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    // the roots, subcommands of both, and a subcommand's own subcommand
+    assertThat(names)
+        .contains(
+            "kvprov.1.gz",
+            "kvprov-provision.1.gz",
+            "kvprov-report-ready.1.gz",
+            "kvp.1.gz",
+            "kvp-list.1.gz",
+            "kvp-tree.1.gz")
+        .hasSizeGreaterThan(25);
+    for (String name : names) {
+      String command = name.replace(".1.gz", "");
+      // man's own warnings (groff's) on stderr, the page thrown away, as lintian asks for them
+      Run warnings =
+          run(
+              List.of(
+                  "sh",
+                  "-c",
+                  "LC_ALL=C.UTF-8 MANROFFSEQ= MANWIDTH=120 man --warnings -E UTF-8 -l -Tutf8 -Z"
+                      + " \"$0\" > /dev/null",
+                  pages.resolve(name).toString()),
+              60);
+      assertThat(warnings).as(name).isEqualTo(new Run(0, ""));
+      Run page =
+          run(List.of("env", "MANWIDTH=80", "man", "-l", pages.resolve(name).toString()), 60);
+      assertThat(page.exit()).as(name).isZero();
+      assertThat(page.output()).as(name).contains("NAME", command + " - ", "SYNOPSIS", "OPTIONS");
+    }
+    // what --help prints under the options (exit statuses, examples) is in the pages too
+    for (String root : List.of("kvprov.1.gz", "kvp.1.gz", "kvprov-provision.1.gz")) {
+      assertThat(run(List.of("man", "-l", pages.resolve(root).toString()), 60).output())
+          .as(root)
+          .contains("NOTES", "Exit status: ", "Examples:");
+    }
+  }
+
+  @Test
+  void bashCompletion_isValid_andCompletesCommandsAndOptions() throws Exception {
+    need(Files.isExecutable(Path.of("/usr/bin/dpkg-deb")), "no dpkg-deb here; skipped");
+    Path completions = extracted().resolve("usr/share/bash-completion/completions");
+    for (String tool : List.of("kvprov", "kvp")) {
+      Run syntax = run(List.of("bash", "-n", completions.resolve(tool).toString()), 60);
+      assertThat(syntax.exit()).as(syntax.output()).isZero();
+    }
+    assertThat(complete(completions.resolve("kvp"), "kvp l")).isEqualTo("list");
+    assertThat(complete(completions.resolve("kvp"), "kvp list --js")).isEqualTo("--json");
+    assertThat(complete(completions.resolve("kvprov"), "kvprov report "))
+        .isEqualTo("ready failure");
+    assertThat(complete(completions.resolve("kvprov"), "kvprov pro")).isEqualTo("provision");
+  }
+
+  /**
+   * What bash offers for {@code line} (the cursor at its end), through the function the script
+   * registers with {@code complete}, as bash-completion calls it on TAB.
+   */
+  private static String complete(Path script, String line) throws Exception {
+    String command = line.split(" ")[0];
+    String program =
+        String.join(
+            "\n",
+            "source \"$1\"",
+            "function=$(complete -p " + command + " | sed -E 's/.* -F ([^ ]+) .*/\\1/')",
+            "read -ra COMP_WORDS <<< \"$2\"",
+            "[[ $2 == *' ' ]] && COMP_WORDS+=('')",
+            "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))",
+            "COMP_LINE=$2 COMP_POINT=${#2}",
+            // outside readline, picocli's compopt call says so on stderr: not an answer
+            "\"$function\" "
+                + command
+                + " \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\" 2> /dev/null",
+            "echo \"${COMPREPLY[*]}\"");
+    Run run = run(List.of("bash", "-c", program, "complete", script.toString(), line), 60);
+    assertThat(run.exit()).as(run.output()).isZero();
+    return run.output().strip();
+  }
+
+  @Test
+  void lintian_findsNothing() throws Exception {
+    need(
+        Files.isExecutable(Path.of("/usr/bin/lintian")),
+        "no lintian here (apt-get install lintian); skipped");
+    Run lintian =
+        run(
+            List.of(
+                "lintian",
+                "--pedantic",
+                "--display-info",
+                "--fail-on",
+                "error,warning,info,pedantic",
+                DEB.toString()),
+            600);
+    // as root it says so on stderr; any tag is a line "E: ", "W: ", "I: ", "P: "...
+    assertThat(lintian.output()).doesNotContainPattern("(?m)^[A-Z]: ");
+    assertThat(lintian.exit()).as(lintian.output()).isZero();
   }
 
   /** Skips with a message, unless CI says the test must run (KVPROV_REQUIRE_PACKAGE_TEST). */
@@ -124,8 +264,31 @@ class PackageIT {
     assertThat(step.get("dpkg --status")).contains("Status: install ok installed");
     assertThat(step.get("files"))
         .contains("700 " + work.resolve("root/var/lib/kvprov"))
-        .contains("kvprov.jsa")
-        .contains("kvp.jsa");
+        .contains("kvprov.jsa", "kvprov.stamp", "kvp.jsa", "kvp.stamp")
+        .doesNotContain(".log");
+    // JDK 17 here: class-data-sharing archives, named with the JVM they were built for, which
+    // the launchers pass and the JVM maps, our classes coming from the archive's own layer
+    String java = Path.of("/usr/bin/java").toRealPath().toString();
+    assertThat(step.get("archives"))
+        .contains("cds " + java)
+        .contains("-XX:SharedArchiveFile=/var/cache/kvprov/kvprov.jsa")
+        .contains("-XX:SharedArchiveFile=/var/cache/kvprov/kvp.jsa");
+    String loaded = step.get("archives").strip();
+    assertThat(Integer.parseInt(loaded.substring(loaded.lastIndexOf('\n') + 1)))
+        .as("classes kvp loads from its archive")
+        .isGreaterThan(100);
+    String aot = step.get("aot");
+    if (aot.contains("skipped")) {
+      System.err.println("PackageIT: the AOT cache path " + aot.strip());
+    } else {
+      String[] switched = aot.split("-- another JVM than the stamp's: no archive option\n");
+      assertThat(switched[0])
+          .contains("kvp.aot", "kvprov.aot", "aot /usr/lib/jvm/")
+          .contains("-XX:AOTCache=/var/cache/kvprov/kvp.aot")
+          .contains("kvp 0.1.0")
+          .doesNotContain("kvp.jsa\n");
+      assertThat(switched[1]).startsWith("0\nkvp 0.1.0\n").endsWith("cds " + java + "\n");
+    }
     assertThat(step.get("systemctl enabled")).contains("/lib/systemd/system/kvprov.service");
     assertThat(step.get("kvprov --version").strip()).isEqualTo("kvprov 0.1.0");
     assertThat(step.get("kvp --help")).contains("Usage: kvp [-hV] [COMMAND]", "Examples:");
