@@ -5,7 +5,9 @@
 # the commands (one of each, then again), so that the machine's moods fall on all of them alike;
 # prints each command's median and its ratio to kvp's.
 #
-#   usage: bench/compare.sh [RUNS] [PEER...]
+#   usage: [JAVA=path/to/java] bench/compare.sh [RUNS] [PEER...]
+#     JAVA   the JVM to run kvp and the hello with (default: java on the PATH); kvp runs with the
+#            launcher's flags and the start-up archive that suits it (AOT cache on JDK 25+)
 #     RUNS   runs of each command on each pool (default 11)
 #     PEER   a command that reads a pool file named after it, e.g. the built azure-init tool:
 #            bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp dump
@@ -22,9 +24,14 @@ trap 'rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
 kvp=inspect-cli/target/kvp.jar
-bin/cds-archive "$kvp" dev.kvprov.inspect.CdsTraining "$work/kvp.jsa" > /dev/null
-java=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
+java=("${JAVA:-java}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
   -Xlog:all=warning:stderr)
+# as bin/kvp starts it: its young generation, its start-up archive
+kvp_flags=(-Xms16m -Xmn8m)
+case $(bin/start-up-archive "$kvp" dev.kvprov.inspect.CdsTraining "$work/kvp" "${JAVA:-java}") in
+  aot) kvp_flags+=(-XX:AOTCache="$work/kvp.aot") ;;
+  cds) kvp_flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;
+esac
 
 mkdir "$work/hello"
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' \
@@ -38,7 +45,7 @@ for records in 1024 100000; do
   java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
   names=("java Hello" "cat" "kvp list")
   commands=("${java[*]} -cp $work/hello Hello" "cat $pool" \
-    "${java[*]} -XX:SharedArchiveFile=$work/kvp.jsa -Xshare:auto -jar $kvp list --file $pool")
+    "${java[*]} ${kvp_flags[*]} -jar $kvp list --file $pool")
   if ((${#peer[@]})); then
     names+=("peer: ${peer[*]##*/}")
     commands+=("${peer[*]} $pool")
@@ -58,5 +65,8 @@ for records in 1024 100000; do
     awk -v n="${names[$c]}" -v m="$m" -v k="$kvp_median" \
       'BEGIN {printf "  %-28s %8.1f ms   kvp / this: %5.2f\n", n, m, k / (m > 0 ? m : 1)}'
   done
+  # shellcheck disable=SC2086 # the command is words on purpose
+  rss=$(/usr/bin/time -f %M ${commands[2]} 2>&1 > /dev/null | tail -1)
+  printf '  kvp list peak RSS            %8d MB\n' $((rss / 1024))
   unset times
 done

@@ -20,15 +20,12 @@ jar=inspect-cli/target/kvp.jar
 version=$("$java" -XshowSettings:properties -version 2>&1 | awk '/java.specification.version/ {print $3}')
 flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
   -Xlog:all=warning:stderr -Xms16m -Xmn8m)
-if ((${version%%.*} >= 25)); then
-  bin/aot-cache "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp.aot" "$java" > /dev/null 2>&1
-  flags+=(-XX:AOTCache="$work/kvp.aot")
-else
-  bin/cds-archive "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp.jsa" "$java" > /dev/null 2>&1
-  flags+=(-XX:SharedArchiveFile="$work/kvp.jsa" -Xshare:auto)
-fi
+case $(bin/start-up-archive "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp" "$java" 2> /dev/null) in
+  aot) flags+=(-XX:AOTCache="$work/kvp.aot") ;;
+  cds) flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;
+esac
 
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+source bench/lib/timing.sh
 
 echo "JDK $version, medians of $runs runs (ms since the JVM started; classes loaded by then)"
 for records in 1024 100000; do
