@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a kvp run's time goes, phase by phase: kvp's own marks (-Dkvp.phases=true: milliseconds
 # since the JVM started and classes loaded by the end of each phase), the medians of RUNS runs of
-# `kvp list` and `kvp tree` on the 1,024- and 100,000-record pools of bench's generator, with the
+# `kvp list`, `kvp tree` and `kvp timeline` on the 1,024- and 100,000-record pools of bench's generator, with the
 # launcher's flags and a start-up archive for the JVM given (AOT cache on JDK 25+, CDS before).
 #
 #   usage: bench/kvp-phases.sh [RUNS] [JAVA]
@@ -31,12 +31,19 @@ echo "JDK $version, medians of $runs runs (ms since the JVM started; classes loa
 for records in 1024 100000; do
   pool=$work/pool-$records.kvp
   java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
-  for command in list tree; do
+  for command in list tree timeline; do
     : > "$work/marks"
     for ((i = 0; i < runs; i++)); do
       start=$(date +%s%N)
+      # exit 1 says some items have problems, as the generated pools do on purpose
+      status=0
       "$java" "${flags[@]}" -Dkvp.phases=true -jar "$jar" "$command" --file "$pool" \
-        2>> "$work/marks" > /dev/null || true
+        2>> "$work/marks" > /dev/null || status=$?
+      if ((status > 1)); then
+        echo "kvp-phases: kvp $command --file $pool failed (exit $status):" >&2
+        grep -v '^kvp phase:' "$work/marks" >&2
+        exit 1
+      fi
       echo "wall $((($(date +%s%N) - start) / 1000000))" >> "$work/walls"
     done
     printf '\nkvp %s, %d records\n' "$command" "$records"

@@ -1,5 +1,6 @@
 # Sourced by bin/kvp and bin/kvprov: start one of our jars the way a short-lived tool should.
-#   launch JAR TRAINING_MAIN ARGS...
+#   launch JAR TRAINING_MAIN [JVM_FLAG...]
+# sets JAVA_CMD: the java command up to and including "-jar JAR", with the caller's JVM flags.
 # A start-up archive roughly halves start-up (docs/performance.md): on JDK 25 and later an AOT
 # cache, before that a class-data-sharing archive (bin/start-up-archive picks). It belongs to
 # one jar and one JVM, so it is rebuilt (once) when either changes; a stamp file notices that, and
@@ -7,6 +8,7 @@
 launch() {
   local jar=$1 training=$2
   shift 2
+  local own=("$@")
   local here java archive stamp
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
@@ -37,7 +39,6 @@ launch() {
   esac
   # C1 only and the serial collector: a short-lived process starts faster with both. JVM warnings
   # go to stderr, never into output a script reads.
-  # LAUNCH_FLAGS: the caller's own JVM flags (bin/kvp: a small young generation).
   JAVA_CMD=("$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData
-    -Xlog:disable -Xlog:all=warning:stderr "${cds[@]}" "${LAUNCH_FLAGS[@]}" -jar "$jar")
+    -Xlog:disable -Xlog:all=warning:stderr "${cds[@]}" "${own[@]}" -jar "$jar")
 }

@@ -236,17 +236,17 @@ final class AzureInitDiagWriter extends Writer {
     return node;
   }
 
-  /**
-   * An operation's start and finish meet by event id; with no parents recorded, operations nest by
-   * time. A finish whose start is missing starts its duration earlier; a start with no finish is
-   * still running (or hung). A failed event fails the operation it happened in.
-   */
   /** The key and payload, read, or null when they do not read. */
   @Override
   Object reading(Item item) {
     return Read.of(item);
   }
 
+  /**
+   * An operation's start and finish meet by event id; with no parents recorded, operations nest by
+   * time. A finish whose start is missing starts its duration earlier; a start with no finish is
+   * still running (or hung). A failed event fails the operation it happened in.
+   */
   @Override
   SpanReader spans() {
     ContainedSpans contained = new ContainedSpans();
@@ -254,9 +254,9 @@ final class AzureInitDiagWriter extends Writer {
     return new SpanReader() {
       @Override
       public void add(Item item, Object reading) {
-        Read r = (Read) reading;
         // a finish whose time does not read still ends its operation: by its duration
-        if (r == null || r.key().time() == null && !r.key().kind().equals("finish")) {
+        if (!(reading instanceof Read r)
+            || r.key().time() == null && !r.key().kind().equals("finish")) {
           return;
         }
         DiagKey k = r.key();
@@ -310,8 +310,7 @@ final class AzureInitDiagWriter extends Writer {
   @Override
   PointReader points() {
     return (item, reading, points) -> {
-      Read r = (Read) reading;
-      if (r != null && r.key().kind().equals("event")) {
+      if (reading instanceof Read r && r.key().kind().equals("event")) {
         points.add(
             new PointEvents.Point(
                 r.key().time(),

@@ -7,6 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -18,7 +21,8 @@ import java.util.function.Supplier;
  * come back to the calling thread batch after batch, in the order the items were read. At most a
  * few batches are on their way at once, so memory stays flat however large the pool.
  *
- * <p>With one processor everything runs on the calling thread, in the same order.
+ * <p>With one processor, or {@code -Dkvp.workers=0}, or when no thread can be started (a process
+ * limit), everything runs on the calling thread, in the same order.
  */
 final class InPoolOrder<T> implements AutoCloseable {
   /**
@@ -29,36 +33,60 @@ final class InPoolOrder<T> implements AutoCloseable {
    */
   static final int BATCH = 128;
 
+  /**
+   * Workers at most: one thread reads the pool and keeps a few busy; more would only hold more
+   * items in flight (and threads), with nothing to do.
+   */
+  static final int MAX_WORKERS = 4;
+
   private final Function<Item, T> prepare;
   private final Consumer<T> sink;
-  private final ExecutorService workers;
+  private ExecutorService workers;
   private final int maxInFlight;
-  private final ArrayDeque<Future<List<T>>> inFlight = new ArrayDeque<>();
+  private final ArrayDeque<Future<Ready<T>>> inFlight = new ArrayDeque<>();
   private List<Supplier<Item>> batch = new ArrayList<>(BATCH);
+
+  /**
+   * A batch made ready: its results, up to the item whose preparation failed, and that failure. The
+   * items before a defect are still shown, so that the last one points at the culprit.
+   */
+  private record Ready<T>(List<T> results, Throwable failure) {}
 
   /**
    * @param prepare what each item costs on its own, on any thread; a null result is not handed on
    * @param sink what is done with the results, in pool order, on the calling thread
    */
   InPoolOrder(Function<Item, T> prepare, Consumer<T> sink) {
-    this(prepare, sink, Runtime.getRuntime().availableProcessors());
+    this(
+        prepare,
+        sink,
+        Integer.getInteger(
+            "kvp.workers", Math.min(Runtime.getRuntime().availableProcessors(), MAX_WORKERS)));
   }
 
-  InPoolOrder(Function<Item, T> prepare, Consumer<T> sink, int processors) {
+  /**
+   * @param workers worker threads; below 2, none (the calling thread does everything: on one core a
+   *     worker would only take turns with it)
+   */
+  InPoolOrder(Function<Item, T> prepare, Consumer<T> sink, int workers) {
+    this(prepare, sink, workers, daemons());
+  }
+
+  InPoolOrder(Function<Item, T> prepare, Consumer<T> sink, int workers, ThreadFactory threads) {
     this.prepare = prepare;
     this.sink = sink;
-    // Daemon threads: a run that ends (or is stopped) never waits for them.
-    this.workers =
-        processors < 2
-            ? null
-            : Executors.newFixedThreadPool(
-                processors,
-                task -> {
-                  Thread t = new Thread(task, "kvp-decode");
-                  t.setDaemon(true);
-                  return t;
-                });
-    this.maxInFlight = Math.max(processors, 1) + 1;
+    this.workers = workers < 2 ? null : Executors.newFixedThreadPool(workers, threads);
+    this.maxInFlight = Math.max(workers, 1) + 1;
+  }
+
+  /** Daemon threads: a run that ends (or is stopped) never waits for them. */
+  private static ThreadFactory daemons() {
+    AtomicInteger started = new AtomicInteger();
+    return task -> {
+      Thread t = new Thread(task, "kvp-decode-" + started.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** One item, read: it is made ready and handed on in its turn. */
@@ -75,9 +103,6 @@ final class InPoolOrder<T> implements AutoCloseable {
 
   /** Hands on everything accepted so far (at the end of a source, before the next one starts). */
   void drain() {
-    if (workers == null) {
-      return;
-    }
     if (!batch.isEmpty()) {
       submit();
     }
@@ -97,39 +122,60 @@ final class InPoolOrder<T> implements AutoCloseable {
   private void submit() {
     List<Supplier<Item>> items = batch;
     batch = new ArrayList<>(BATCH);
-    inFlight.add(
-        workers.submit(
-            () -> {
-              List<T> ready = new ArrayList<>(items.size());
-              for (Supplier<Item> item : items) {
-                ready.add(prepare.apply(item.get()));
-              }
-              return ready;
-            }));
+    if (workers == null) {
+      items.forEach(this::accept);
+      return;
+    }
+    Future<Ready<T>> ready;
+    try {
+      ready = workers.submit(() -> prepare(items));
+    } catch (OutOfMemoryError | RejectedExecutionException e) {
+      // No thread could be started (a limit on processes): this thread does the work from here
+      // on, after the batches already on their way.
+      close();
+      workers = null;
+      while (!inFlight.isEmpty()) {
+        handOn(inFlight.poll());
+      }
+      items.forEach(this::accept);
+      return;
+    }
+    inFlight.add(ready);
     while (inFlight.size() > maxInFlight) {
       handOn(inFlight.poll());
     }
   }
 
-  private void handOn(Future<List<T>> ready) {
-    List<T> results;
+  private Ready<T> prepare(List<Supplier<Item>> items) {
+    List<T> results = new ArrayList<>(items.size());
     try {
-      results = ready.get();
+      for (Supplier<Item> item : items) {
+        results.add(prepare.apply(item.get()));
+      }
+    } catch (RuntimeException | Error e) {
+      return new Ready<>(results, e);
+    }
+    return new Ready<>(results, null);
+  }
+
+  private void handOn(Future<Ready<T>> future) {
+    Ready<T> ready;
+    try {
+      ready = future.get();
     } catch (ExecutionException e) {
-      // A defect on a worker is the command's defect: raised here, as if it had happened here.
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(cause);
+      throw new IllegalStateException(e.getCause()); // prepare() returns every failure
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading the pool", e);
     }
-    results.forEach(this::give);
+    ready.results().forEach(this::give);
+    // A defect on a worker is the command's defect: raised here, as if it had happened here.
+    if (ready.failure() instanceof RuntimeException r) {
+      throw r;
+    }
+    if (ready.failure() instanceof Error error) {
+      throw error;
+    }
   }
 
   private void give(T result) {

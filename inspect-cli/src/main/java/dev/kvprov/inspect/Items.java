@@ -24,7 +24,10 @@ final class Items implements PoolReading.SourceVisitor {
   /** Items in pool order, each still to be put together (on whichever thread asks). */
   private final Later sink;
 
-  /** Receives items in pool order, each put together when {@link Supplier#get} is called. */
+  /**
+   * Receives items in pool order, each put together when {@link Supplier#get} is called: once, on
+   * any one thread (putting it together records its problems).
+   */
   interface Later {
     void accept(Supplier<Item> item);
   }

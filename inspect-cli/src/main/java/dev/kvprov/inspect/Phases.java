@@ -18,12 +18,17 @@ final class Phases {
 
   private static final List<Mark> MARKS = new ArrayList<>();
 
+  private static final int MAX_MARKS = 64;
+
   private Phases() {}
 
   /** The phase that ends now. */
   static void mark(String phase) {
     if (ON) {
       synchronized (MARKS) {
+        if (MARKS.size() == MAX_MARKS) {
+          return; // status --wait reads the pool again and again: its first reads tell enough
+        }
         MARKS.add(
             new Mark(
                 phase,

@@ -185,7 +185,7 @@ final class TimelineCommand implements Callable<Integer> {
       boolean span = row.kind().equals("start") || row.kind().equals("end");
       StringBuilder line = new StringBuilder(head).append(Text.printable(row.name()));
       if (row.duration() != null) {
-        line.append("  ").append(Text.secondsValue(row.duration())).append('s');
+        line.append("  ").append(seconds(row.duration(), ""));
       }
       if (row.kind().equals("start") && "unfinished".equals(row.status())) {
         line.append("  NEVER FINISHED");
@@ -208,7 +208,15 @@ final class TimelineCommand implements Callable<Integer> {
   }
 
   private static String seconds(Timeline.Row row) {
-    return Text.signedSeconds(row.at(), 0);
+    return seconds(row.at(), "+");
+  }
+
+  /**
+   * Seconds to the millisecond, as {@code %+.3f} wrote them: a time before the boot keeps its minus
+   * sign even when it rounds to {@code 0.000}.
+   */
+  static String seconds(java.time.Duration d, String plus) {
+    return (d.isNegative() ? "-" : plus) + Text.secondsValue(d.abs()) + "s";
   }
 
   private static ObjectNode toJson(Timeline timeline) {

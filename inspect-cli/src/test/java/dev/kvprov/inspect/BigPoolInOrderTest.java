@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,23 @@ class BigPoolInOrderTest {
 
   @TempDir Path dir;
   private Path pool;
+
+  private String workers;
+
+  /** Workers whatever the machine: a one-core runner would otherwise test one thread only. */
+  @BeforeEach
+  void fourWorkers() {
+    workers = System.setProperty("kvp.workers", "4");
+  }
+
+  @AfterEach
+  void workersAsBefore() {
+    if (workers == null) {
+      System.clearProperty("kvp.workers");
+    } else {
+      System.setProperty("kvp.workers", workers);
+    }
+  }
 
   @BeforeEach
   void aPoolOfManyBatches() throws Exception {

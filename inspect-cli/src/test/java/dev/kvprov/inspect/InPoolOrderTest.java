@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -39,7 +40,7 @@ class InPoolOrderTest {
     }
 
     assertThat(handedOn).containsExactlyElementsOf(IntStream.range(0, count).boxed().toList());
-    assertThat(threads).containsOnly("kvp-decode");
+    assertThat(threads).isNotEmpty().allMatch(name -> name.startsWith("kvp-decode-"));
   }
 
   @Test
@@ -77,21 +78,71 @@ class InPoolOrderTest {
   }
 
   @Test
-  void aDefectOnAWorker_isRaisedOnTheCallingThread_asItself() {
-    try (InPoolOrder<Integer> ready =
-        new InPoolOrder<>(
-            item -> {
-              if (item.index() == 300) {
-                throw new IllegalStateException("item 300 does not read");
-              }
-              return item.index();
-            },
-            i -> {},
-            2)) {
-      IntStream.range(0, 400).forEach(i -> ready.accept(item(i)));
-      assertThatThrownBy(ready::drain)
+  void aDefectOnAWorker_isRaisedOnTheCallingThread_asItself_afterTheItemsBeforeIt() {
+    List<Integer> handedOn = new ArrayList<>();
+    try (InPoolOrder<Integer> ready = new InPoolOrder<>(failingAt(300), handedOn::add, 2)) {
+      assertThatThrownBy(
+              () -> {
+                IntStream.range(0, 1000).forEach(i -> ready.accept(item(i)));
+                ready.drain();
+              })
           .isInstanceOf(IllegalStateException.class)
           .hasMessage("item 300 does not read");
     }
+    // the last item shown is the one before the culprit
+    assertThat(handedOn).containsExactlyElementsOf(IntStream.range(0, 300).boxed().toList());
+  }
+
+  @Test
+  void anErrorOnAWorker_isRaisedAsItself() {
+    try (InPoolOrder<Integer> ready =
+        new InPoolOrder<>(
+            item -> {
+              throw new StackOverflowError();
+            },
+            i -> {},
+            2)) {
+      ready.accept(item(0));
+      assertThatThrownBy(ready::drain).isInstanceOf(StackOverflowError.class);
+    }
+  }
+
+  @Test
+  void whenNoThreadCanBeStarted_theCallingThreadDoesTheWork_nothingLost() {
+    List<Integer> handedOn = new ArrayList<>();
+    List<String> threads = new ArrayList<>();
+    ThreadFactory refusing =
+        task ->
+            new Thread(task) {
+              @Override
+              public synchronized void start() {
+                throw new OutOfMemoryError(
+                    "unable to create native thread: possibly out of memory");
+              }
+            };
+    try (InPoolOrder<Integer> ready =
+        new InPoolOrder<>(
+            item -> {
+              threads.add(Thread.currentThread().getName());
+              return item.index();
+            },
+            handedOn::add,
+            4,
+            refusing)) {
+      IntStream.range(0, 3 * InPoolOrder.BATCH + 5).forEach(i -> ready.accept(item(i)));
+      ready.drain();
+    }
+    assertThat(handedOn)
+        .containsExactlyElementsOf(IntStream.range(0, 3 * InPoolOrder.BATCH + 5).boxed().toList());
+    assertThat(threads).containsOnly(Thread.currentThread().getName());
+  }
+
+  private static java.util.function.Function<Item, Integer> failingAt(int index) {
+    return item -> {
+      if (item.index() == index) {
+        throw new IllegalStateException("item " + index + " does not read");
+      }
+      return item.index();
+    };
   }
 }

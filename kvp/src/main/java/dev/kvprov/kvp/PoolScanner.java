@@ -85,7 +85,7 @@ final class PoolScanner {
         if (filled - pos < RECORD_SIZE || base == skipAt) {
           break;
         }
-        decodeRecord(buffer, pos, index, base, visitor);
+        decodeRecord(pos, index, base, visitor);
         index++;
         pos += RECORD_SIZE;
         base += RECORD_SIZE;
@@ -111,11 +111,11 @@ final class PoolScanner {
     }
   }
 
-  private void decodeRecord(byte[] buf, int at, int index, long fileOffset, PoolVisitor visitor) {
+  private void decodeRecord(int at, int index, long fileOffset, PoolVisitor visitor) {
     int problemsBefore = problems;
-    String key = field(buf, at, KEY_SIZE, index, fileOffset, true, visitor);
+    String key = field(buffer, at, KEY_SIZE, index, fileOffset, true, visitor);
     String value =
-        field(buf, at + KEY_SIZE, VALUE_SIZE, index, fileOffset + KEY_SIZE, false, visitor);
+        field(buffer, at + KEY_SIZE, VALUE_SIZE, index, fileOffset + KEY_SIZE, false, visitor);
     if (key.isEmpty()) {
       report(
           visitor,
