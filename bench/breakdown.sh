@@ -10,11 +10,16 @@
 #     on child processes and on HTTP, and so the agent's own work in between;
 #   - the wall clock around the process: exec, and exit after the last mark.
 # Then a few runs count the classes loaded in each phase (-Dkvprov.phases.classes=true; any
-# thread's, and java.lang.management's own left out) and in all (-Xlog:class+load).
+# thread's, java.lang.management's own left out) and in all (-Xlog:class+load).
+#
+# Given jars, it compares them instead: each gets its own archive, their runs alternate (one of
+# each, then again in the other order), one column each — a before and an after on a busy machine.
+# Each run waits (at most 60 s) for both CPUs to be idle first, so that another program's burst
+# does not land in one column only.
+#
 # Needs root (the real useradd on a throw-away root); writes nothing outside a temporary directory.
-#   usage: bench/breakdown.sh [RUNS] [JAVA]     (default 7 runs, java on the PATH)
+#   usage: bench/breakdown.sh [RUNS [JAVA [JAR...]]]   (7 runs, java on the PATH, agent's jar)
 #   BREAKDOWN_FLAGS="-XX:CICompilerCount=1" bench/breakdown.sh ...   more JVM flags, to try some
-#   BREAKDOWN_FLAGS="-Dkvprov.warmup=false" bench/breakdown.sh ...   without the warm-up thread
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-7}
@@ -23,54 +28,73 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-breakdown.XXXXXX")
 trap 'kill "$sim" 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl agent,inspect-cli -am package -DskipTests
-agent=agent/target/kvprov.jar
+jars=("${@:3}")
+((${#jars[@]})) || jars=(agent/target/kvprov.jar)
 kvp=inspect-cli/target/kvp.jar
 version=$("$javacmd" -XshowSettings:properties -version 2>&1 |
   awk '/java.specification.version/ {print $3}')
 java=("$javacmd" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
   -Xlog:all=warning:stderr)
-if ((${version%%.*} >= 25)); then
-  archive="AOT cache"
-  bin/aot-cache "$agent" dev.kvprov.agent.CdsTraining "$work/kvprov.aot" "$javacmd" > /dev/null
-  java+=(-XX:AOTCache="$work/kvprov.aot")
-else
-  archive="CDS archive"
-  bin/cds-archive "$agent" dev.kvprov.agent.CdsTraining "$work/kvprov.jsa" "$javacmd" > /dev/null
-  java+=(-XX:SharedArchiveFile="$work/kvprov.jsa" -Xshare:auto)
-fi
 read -r -a more <<< "${BREAKDOWN_FLAGS:-}"
 java+=("${more[@]}")
+# One archive per jar: its own flags, after the common ones.
+archives=()
+for ((j = 0; j < ${#jars[@]}; j++)); do
+  if ((${version%%.*} >= 25)); then
+    bin/aot-cache "${jars[j]}" dev.kvprov.agent.CdsTraining "$work/kvprov-$j.aot" "$javacmd" > /dev/null
+    archives+=("-XX:AOTCache=$work/kvprov-$j.aot")
+  else
+    bin/cds-archive "${jars[j]}" dev.kvprov.agent.CdsTraining "$work/kvprov-$j.jsa" "$javacmd" > /dev/null
+    archives+=("-XX:SharedArchiveFile=$work/kvprov-$j.jsa -Xshare:auto")
+  fi
+done
 
 # An image root to provision (kept as a template), the media, the simulated platform.
 source bench/lib/platform.sh
-platform "$agent" "${java[@]}"
+platform "${jars[0]}" "${java[@]}"
 
-python3 - "$work" "$runs" "$agent" "$kvp" "$version" "$archive" "${java[@]}" << 'PY'
-import json, os, re, statistics, subprocess, sys, time
+python3 - "$work" "$runs" "$kvp" "$version" "${#jars[@]}" "${jars[@]}" "${archives[@]}" \
+  "${java[@]}" << 'PY'
+import json, os, statistics, subprocess, sys, time
 from datetime import datetime
 
-work, runs, agent, kvp, version, archive = sys.argv[1:7]
-runs = int(runs)
-java = sys.argv[7:]
-provision = ["-jar", agent, "provision", "--root", f"{work}/root",
-             "--config", f"{work}/sim.toml", "--media-dir", f"{work}/demo/media"]
+work, runs, kvp, version, count = sys.argv[1:6]
+runs, count = int(runs), int(count)
+jars = sys.argv[6:6 + count]
+archives = [a.split() for a in sys.argv[6 + count:6 + 2 * count]]
+java = sys.argv[6 + 2 * count:]
+archive = "AOT cache" if int(version.split(".")[0]) >= 25 else "CDS archive"
 
-def run(extra, phases):
+def idle(seconds=0.3):
+    def cpu():
+        fields = list(map(int, open("/proc/stat").readline().split()[1:]))
+        return sum(fields), fields[3] + fields[4]
+    total, free = cpu()
+    time.sleep(seconds)
+    total2, free2 = cpu()
+    return (free2 - free) / max(1, total2 - total) > 0.92
+
+def run(j, extra, phases):
     subprocess.run(["rm", "-rf", f"{work}/root"], check=True)
     subprocess.run(["cp", "-a", f"{work}/template", f"{work}/root"], check=True)
+    waited = time.time()
+    while not idle() and time.time() - waited < 60:
+        pass
     launched = time.time_ns()
-    child = subprocess.Popen(java + extra + [f"-Dkvprov.phases={phases}"] + provision,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        java + archives[j] + extra + [f"-Dkvprov.phases={phases}", "-jar", jars[j], "provision",
+                                      "--root", f"{work}/root", "--config", f"{work}/sim.toml",
+                                      "--media-dir", f"{work}/demo/media"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     ended = time.time_ns()
     if status != 0:
-        sys.exit(f"kvprov provision failed (wait status {status}); run it by hand to see why")
+        sys.exit(f"kvprov provision ({jars[j]}) failed (wait status {status}); run it by hand")
     marks, cpu = [], {}
     for line in open(phases):
         name, value, classes = line.rstrip("\n").split("\t")
         if name.startswith("cpu "):
-            thread = "JIT compiler threads" if name.startswith("cpu C1") or name.startswith(
-                "cpu C2") else name[4:]
+            thread = "JIT" if name.startswith(("cpu C1 ", "cpu C2 ")) else name[4:]
             cpu[thread] = cpu.get(thread, 0) + int(value)
         else:
             marks.append((name, int(value), int(classes)))
@@ -79,97 +103,104 @@ def run(extra, phases):
 def at(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1e9
 
-phases, order = {}, []
-def add(name, ms):
-    if name not in phases:
+phases, order = [{} for _ in jars], []
+def add(j, name, ms):
+    if name not in order:
         order.append(name)
-        phases[name] = []
-    phases[name].append(ms)
+    phases[j].setdefault(name, []).append(ms)
 
 for i in range(runs):
-    launched, ended, marks, cpu, cpu_all = run([], f"{work}/phases-{i}")
-    main = dict((m[0], m[1]) for m in marks if not m[0].startswith("warm-up "))
-    rows = json.loads(subprocess.run(
-        ["java", "-jar", kvp, "timeline", "--json", "--root", f"{work}/root"],
-        capture_output=True, check=True).stdout)["rows"]
-    start = next(at(r["time"]) for r in rows if r["kind"] == "start" and r["name"] == "provision")
-    end = next(at(r["time"]) for r in rows if r["kind"] == "end" and r["name"] == "provision")
-    ms = lambda a, b: (b - a) / 1e6
-    add("exec to main: the JVM's start", ms(launched, main["main"]))
-    add("CLI: picocli's model of `provision`, parsing", ms(main["main"], main["cli"]))
-    add("configuration: TOML read and checked", ms(main["cli"], main["config"]))
-    add("logging set-up: logback", ms(main["config"], main["logging"]))
-    add("telemetry set-up: the SDK, its sinks", ms(main["logging"], main["sdk"]))
-    add("telemetry set-up: the pool (stale records cleared)", ms(main["sdk"], main["pool"]))
-    add("to the first span: markers read", ms(main["pool"], start))
-    add("until the first span, in all", ms(launched, start))
-    # the run's own steps: every span directly in provision, in order; the waits within
-    depth, children, http, parsing = 0, 0.0, 0.0, 0.0
-    for r in rows:
-        if r["name"] == "provision":
-            continue
-        if r["kind"] == "start":
-            depth += 1
-        elif r["kind"] == "end":
-            seconds = r["duration_s"] or 0.0
-            if depth == 1:
-                add("  " + r["name"], seconds * 1000)
-            depth -= 1
-            if r["name"].startswith("exec "):
-                children += seconds
-            elif r["name"].endswith(".attempt"):
-                http += seconds
-            elif r["name"].endswith(".parse"):
-                parsing += seconds  # inside an attempt: the agent's own work
-    span = ms(start, end)
-    add("the run's span (`provision`), in all", span)
-    add("  of which waiting on child processes", children * 1000)
-    add("  of which waiting on HTTP (IMDS, wireserver)", (http - parsing) * 1000)
-    add("  of which the agent's own work", span - (children + http - parsing) * 1000)
-    add("after the last span: telemetry closed (flushed)", ms(end, main["closed"]))
-    add("JVM exit", ms(main["closed"], ended))
-    add("whole process (wall clock)", ms(launched, ended))
-    add("CPU: the process (user + sys, children not counted)", cpu_all)
-    for thread, label in (("java", "the main thread"), ("JIT compiler threads", "the JIT compiler"),
-                          ("kvprov-warm-up", "the warm-up thread")):
-        add(f"CPU: {label}", cpu.get(thread, 0))
-    for name, value, _ in marks:
-        if name.startswith("warm-up "):
-            add(f"warm-up step done, ms after main: {name[8:]}", ms(main["main"], value))
+    for j in (range(count) if i % 2 == 0 else reversed(range(count))):
+        launched, ended, marks, cpu, cpu_all = run(j, [], f"{work}/phases")
+        main = dict((m[0], m[1]) for m in marks if not m[0].startswith("warm-up "))
+        rows = json.loads(subprocess.run(
+            ["java", "-jar", kvp, "timeline", "--json", "--root", f"{work}/root"],
+            capture_output=True, check=True).stdout)["rows"]
+        start = next(at(r["time"]) for r in rows
+                     if r["kind"] == "start" and r["name"] == "provision")
+        end = next(at(r["time"]) for r in rows if r["kind"] == "end" and r["name"] == "provision")
+        ms = lambda a, b: (b - a) / 1e6
+        add(j, "exec to main: the JVM's start", ms(launched, main["main"]))
+        add(j, "CLI: picocli's model of `provision`, parsing", ms(main["main"], main["cli"]))
+        add(j, "configuration: TOML read and checked", ms(main["cli"], main["config"]))
+        add(j, "logging set-up: logback", ms(main["config"], main["logging"]))
+        add(j, "telemetry set-up: the SDK, its sinks", ms(main["logging"], main["sdk"]))
+        add(j, "telemetry set-up: the pool (stale records cleared)", ms(main["sdk"], main["pool"]))
+        add(j, "to the first span: markers read", ms(main["pool"], start))
+        add(j, "until the first span, in all", ms(launched, start))
+        # the run's own steps: every span directly in provision, in order; the waits within
+        depth, children, http, parsing = 0, 0.0, 0.0, 0.0
+        for r in rows:
+            if r["name"] == "provision":
+                continue
+            if r["kind"] == "start":
+                depth += 1
+            elif r["kind"] == "end":
+                seconds = r["duration_s"] or 0.0
+                if depth == 1:
+                    add(j, "  " + r["name"], seconds * 1000)
+                depth -= 1
+                if r["name"].startswith("exec "):
+                    children += seconds
+                elif r["name"].endswith(".attempt"):
+                    http += seconds
+                elif r["name"].endswith(".parse"):
+                    parsing += seconds  # inside an attempt, but the agent's own work
+        span = ms(start, end)
+        add(j, "the run's span (`provision`), in all", span)
+        add(j, "  of which waiting on child processes", children * 1000)
+        add(j, "  of which waiting on HTTP (IMDS, wireserver)", (http - parsing) * 1000)
+        add(j, "  of which the agent's own work", span - (children + http - parsing) * 1000)
+        add(j, "after the last span: telemetry closed (flushed)", ms(end, main["closed"]))
+        add(j, "JVM exit", ms(main["closed"], ended))
+        add(j, "whole process (wall clock)", ms(launched, ended))
+        add(j, "CPU: the process (user + sys; not its children)", cpu_all)
+        for thread, label in (("java", "the main thread"), ("JIT", "the JIT compiler threads"),
+                              ("kvprov-warm-up", "the warm-up thread")):
+            add(j, f"CPU: {label}", cpu.get(thread, 0))
+        for name, value, _ in marks:
+            if name.startswith("warm-up "):
+                add(j, f"warm-up step done, ms after main: {name[8:]}", ms(main["main"], value))
 
 # Classes: a few runs that count them at each mark (java.lang.management's own, loaded at the
 # first mark, left out), and log them all (-Xlog:class+load) for those loaded before main.
-counted = {}
-for i in range(3):
-    log = f"{work}/classes-{i}.txt"
-    _, _, marks, _, _ = run(["-Dkvprov.phases.classes=true", f"-Xlog:class+load:file={log}"],
-                            f"{work}/counted-{i}")
-    loaded = [line.split()[1] for line in open(log)]
-    before_main = loaded.index("dev.kvprov.agent.Main")
-    main = dict((m[0], m[2]) for m in marks if not m[0].startswith("warm-up "))
-    for name, (a, b) in {
-        "exec to main: the JVM's start": (None, None),
-        "CLI: picocli's model of `provision`, parsing": ("main", "cli"),
-        "configuration: TOML read and checked": ("cli", "config"),
-        "logging set-up: logback": ("config", "logging"),
-        "telemetry set-up: the SDK, its sinks": ("logging", "sdk"),
-        "telemetry set-up: the pool (stale records cleared)": ("sdk", "pool"),
-        "the run's span (`provision`), in all": ("pool", "ran"),
-        "after the last span: telemetry closed (flushed)": ("ran", "closed"),
-        "whole process (wall clock)": ("all", None),
-    }.items():
-        if a is None:
-            count = before_main
-        elif a == "all":
-            count = len(loaded) - (main["main"] - before_main)
-        else:
-            count = main[b] - main[a]
-        counted.setdefault(name, []).append(count)
+counted = [{} for _ in jars]
+spans = {
+    "CLI: picocli's model of `provision`, parsing": ("main", "cli"),
+    "configuration: TOML read and checked": ("cli", "config"),
+    "logging set-up: logback": ("config", "logging"),
+    "telemetry set-up: the SDK, its sinks": ("logging", "sdk"),
+    "telemetry set-up: the pool (stale records cleared)": ("sdk", "pool"),
+    "the run's span (`provision`), in all": ("pool", "ran"),
+    "after the last span: telemetry closed (flushed)": ("ran", "closed"),
+}
+for j in range(count):
+    for i in range(3):
+        log = f"{work}/classes.txt"
+        _, _, marks, _, _ = run(j, ["-Dkvprov.phases.classes=true",
+                                    f"-Xlog:class+load:file={log}"], f"{work}/counted")
+        loaded = [line.split()[1] for line in open(log)]
+        before_main = loaded.index("dev.kvprov.agent.Main")
+        main = dict((m[0], m[2]) for m in marks if not m[0].startswith("warm-up "))
+        counts = {name: main[b] - main[a] for name, (a, b) in spans.items()}
+        counts["exec to main: the JVM's start"] = before_main
+        counts["whole process (wall clock)"] = len(loaded) - (main["main"] - before_main)
+        for name, n in counts.items():
+            counted[j].setdefault(name, []).append(n)
 
-print(f"JDK {version}, {archive}; medians of {runs} runs, milliseconds; classes loaded during each"
-      " phase (by any thread; medians of 3 counting runs)")
+print(f"JDK {version}, {archive}, {' '.join(java[1:])}")
+print(f"medians of {runs} runs, milliseconds; classes loaded during the phase by any thread"
+      " (medians of 3 counting runs)")
+if count > 1:
+    for j, jar in enumerate(jars):
+        print(f"  [{j + 1}] {jar}")
+header = "".join(f"{'[' + str(j + 1) + '] ms':>10}{'classes':>8}" for j in range(count))
+print(header)
 for name in order:
-    classes = counted.get(name)
-    shown = f"{statistics.median(classes):7.0f}" if classes else "       "
-    print(f"{statistics.median(phases[name]):9.1f} {shown}  {name}")
+    cells = ""
+    for j in range(count):
+        values, classes = phases[j].get(name), counted[j].get(name)
+        cells += f"{statistics.median(values):10.1f}" if values else f"{'':10}"
+        cells += f"{statistics.median(classes):8.0f}" if classes else f"{'':8}"
+    print(f"{cells}  {name}")
 PY
