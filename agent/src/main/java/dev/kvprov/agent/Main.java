@@ -6,6 +6,7 @@ public final class Main {
 
   public static void main(String[] args) {
     StartupPhases.mark("main");
+    Warmup.start(args);
     int exit = KvprovCommand.commandLine(args).execute(args);
     StartupPhases.mark("end");
     StartupPhases.write();

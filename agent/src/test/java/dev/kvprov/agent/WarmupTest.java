@@ -1,0 +1,62 @@
+package dev.kvprov.agent;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvprov.agent.config.ConfigLoader;
+import dev.kvprov.agent.imds.ImdsClient;
+import dev.kvprov.agent.logging.Logging;
+import dev.kvprov.agent.ovf.OvfParser;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** The warm-up's steps: they succeed, print nothing, and leave the process's logging as it was. */
+class WarmupTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyStepRunsAndNothingIsPrinted() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    System.setOut(new PrintStream(out, true, UTF_8));
+    System.setErr(new PrintStream(err, true, UTF_8));
+    try {
+      // each step on its own, so that one that throws is named here (Warmup.run swallows it)
+      ConfigLoader.warmUp();
+      Logging.warmUp();
+      dev.kvprov.otel.KvpTelemetry.warmUp();
+      ImdsClient.warmUp();
+      OvfParser.warmUp();
+      Warmup.run();
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+    assertThat(out.toString(UTF_8)).isEmpty();
+    assertThat(err.toString(UTF_8)).isEmpty();
+  }
+
+  @Test
+  void loggingIsConfiguredAsUsualAfterTheWarmUp() throws Exception {
+    Logging.warmUp();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Logging.configure(
+        dir.resolve("no-logback.xml"), new PrintStream(err, true, UTF_8), java.util.Map.of());
+    LoggerFactory.getLogger("warm-up-test").warn("after the warm-up");
+    assertThat(err.toString(UTF_8)).contains("after the warm-up");
+  }
+
+  @Test
+  void onlyProvisionGetsAHeadStart() {
+    assertThat(Warmup.wanted(new String[] {"provision", "--root", "/mnt"})).isTrue();
+    assertThat(Warmup.wanted(new String[] {"provision", "--help"})).isFalse();
+    assertThat(Warmup.wanted(new String[] {"status"})).isFalse();
+    assertThat(Warmup.wanted(new String[0])).isFalse();
+  }
+}
