@@ -18,8 +18,9 @@
 # does not land in one column only.
 #
 # Needs root (the real useradd on a throw-away root); writes nothing outside a temporary directory.
-#   usage: bench/breakdown.sh [RUNS [JAVA [JAR...]]]   (7 runs, java on the PATH, agent's jar)
-#   BREAKDOWN_FLAGS="-XX:CICompilerCount=1" bench/breakdown.sh ...   more JVM flags, to try some
+#   usage: bench/breakdown.sh [RUNS [JAVA [JAR[@FLAG...]...]]]   (7 runs, java on the PATH, the
+#          agent's jar; a jar's @FLAGs are JVM flags for its column only, to compare flags)
+#   BREAKDOWN_FLAGS="-XX:CICompilerCount=1" bench/breakdown.sh ...   more JVM flags, for all
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-7}
@@ -28,8 +29,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-breakdown.XXXXXX")
 trap 'kill "$sim" 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl agent,inspect-cli -am package -DskipTests
-jars=("${@:3}")
-((${#jars[@]})) || jars=(agent/target/kvprov.jar)
+columns=("${@:3}")
+((${#columns[@]})) || columns=(agent/target/kvprov.jar)
+jars=() flags=()
+for column in "${columns[@]}"; do
+  jars+=("${column%%@*}")
+  [[ $column == *@* ]] && flags+=("$(tr '@' ' ' <<< "${column#*@}")") || flags+=("")
+done
 kvp=inspect-cli/target/kvp.jar
 version=$("$javacmd" -XshowSettings:properties -version 2>&1 |
   awk '/java.specification.version/ {print $3}')
@@ -42,10 +48,10 @@ archives=()
 for ((j = 0; j < ${#jars[@]}; j++)); do
   if ((${version%%.*} >= 25)); then
     bin/aot-cache "${jars[j]}" dev.kvprov.agent.CdsTraining "$work/kvprov-$j.aot" "$javacmd" > /dev/null
-    archives+=("-XX:AOTCache=$work/kvprov-$j.aot")
+    archives+=("-XX:AOTCache=$work/kvprov-$j.aot ${flags[j]}")
   else
     bin/cds-archive "${jars[j]}" dev.kvprov.agent.CdsTraining "$work/kvprov-$j.jsa" "$javacmd" > /dev/null
-    archives+=("-XX:SharedArchiveFile=$work/kvprov-$j.jsa -Xshare:auto")
+    archives+=("-XX:SharedArchiveFile=$work/kvprov-$j.jsa -Xshare:auto ${flags[j]}")
   fi
 done
 
@@ -193,7 +199,7 @@ print(f"medians of {runs} runs, milliseconds; classes loaded during the phase by
       " (medians of 3 counting runs)")
 if count > 1:
     for j, jar in enumerate(jars):
-        print(f"  [{j + 1}] {jar}")
+        print(f"  [{j + 1}] {jar} {' '.join(archives[j][2 if archive == 'CDS archive' else 1:])}")
 header = "".join(f"{'[' + str(j + 1) + '] ms':>10}{'classes':>8}" for j in range(count))
 print(header)
 for name in order:

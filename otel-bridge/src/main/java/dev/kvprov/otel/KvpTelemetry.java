@@ -10,12 +10,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.logs.Logger;
-import io.opentelemetry.api.logs.Severity;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -25,12 +20,8 @@ import io.opentelemetry.sdk.logs.SdkLoggerProviderBuilder;
 import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
 import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
 import io.opentelemetry.sdk.resources.Resource;
-import io.opentelemetry.sdk.trace.ReadWriteSpan;
-import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
-import io.opentelemetry.sdk.trace.SpanProcessor;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.io.IOException;
@@ -138,11 +129,6 @@ public final class KvpTelemetry implements AutoCloseable {
     } else {
       waits = null;
       kvp = null;
-      if (b.formatOnly) {
-        traces.addSpanProcessor(new Formatting(records));
-        logs.addLogRecordProcessor(
-            (context, log) -> KvpRecordFormat.encode(records.log(log.toLogRecordData())));
-      }
     }
     if (b.mirrorLevel != null) {
       mirror =
@@ -275,71 +261,6 @@ public final class KvpTelemetry implements AutoCloseable {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
     return this;
-  }
-
-  /**
-   * Loads and initialises, ahead of time, what a telemetry's first spans need: the SDK, the
-   * records' KVP format, the redaction and the mirror's lines. It traces one span on a throwaway
-   * telemetry whose records are formatted and dropped: no file is touched, nothing is printed,
-   * nothing JVM-wide changes. For a program that builds its telemetry on its critical path and has
-   * a spare core: run on another thread meanwhile, it takes that work off the path.
-   */
-  public static void warmUp() {
-    Builder builder =
-        builder()
-            .serviceName("warm-up")
-            .environment(Map.of())
-            .stderrLevel(KvprovRecord.Level.DEBUG)
-            .stderrLines(line -> {});
-    builder.formatOnly = true;
-    try (KvpTelemetry telemetry = builder.build()) {
-      telemetry.redactor().register("warm-up secret");
-      Span span =
-          telemetry
-              .tracer()
-              .spanBuilder("warm-up")
-              .setAttribute("url", "http://127.0.0.1/?warm-up secret")
-              .setAttribute("attempt", 1L)
-              .startSpan();
-      try (Scope ignored = span.makeCurrent()) {
-        span.addEvent("warm-up");
-        telemetry.logger().logRecordBuilder().setSeverity(Severity.WARN).setBody("warm-up").emit();
-        span.setStatus(StatusCode.ERROR, "warm-up");
-      } finally {
-        span.end();
-      }
-    }
-  }
-
-  /** The KVP sink's records, made and encoded but written nowhere: {@link #warmUp}'s. */
-  private static final class Formatting implements SpanProcessor {
-    private final SpanRecords records;
-
-    Formatting(SpanRecords records) {
-      this.records = records;
-    }
-
-    @Override
-    public void onStart(Context parent, ReadWriteSpan span) {
-      KvpRecordFormat.encode(records.start(span.toSpanData()));
-    }
-
-    @Override
-    public boolean isStartRequired() {
-      return true;
-    }
-
-    @Override
-    public void onEnd(ReadableSpan span) {
-      SpanData data = span.toSpanData();
-      records.events(data).forEach(KvpRecordFormat::encode);
-      KvpRecordFormat.encode(records.end(data));
-    }
-
-    @Override
-    public boolean isEndRequired() {
-      return true;
-    }
   }
 
   private static final class SdkLogHandler extends Handler {
@@ -492,9 +413,6 @@ public final class KvpTelemetry implements AutoCloseable {
     private Duration otlpTimeout = Duration.ofSeconds(2);
     private LateRecordWriter lateRecordWriter;
     private final List<String> secrets = new ArrayList<>();
-
-    /** Without a pool: the KVP records made and dropped ({@link #warmUp}). */
-    private boolean formatOnly;
 
     private Builder() {}
 
