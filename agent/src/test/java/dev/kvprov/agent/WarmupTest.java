@@ -30,7 +30,6 @@ class WarmupTest {
       // each step on its own, so that one that throws is named here (Warmup.run swallows it)
       ConfigLoader.warmUp();
       Logging.warmUp();
-      dev.kvprov.otel.KvpTelemetry.warmUp();
       ImdsClient.warmUp();
       OvfParser.warmUp();
       Warmup.run();
