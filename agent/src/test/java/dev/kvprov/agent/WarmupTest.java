@@ -3,10 +3,13 @@ package dev.kvprov.agent;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
 import dev.kvprov.agent.config.ConfigLoader;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.logging.Logging;
 import dev.kvprov.agent.ovf.OvfParser;
+import dev.kvprov.otel.KvpTelemetry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -49,6 +52,23 @@ class WarmupTest {
         dir.resolve("no-logback.xml"), new PrintStream(err, true, UTF_8), java.util.Map.of());
     LoggerFactory.getLogger("warm-up-test").warn("after the warm-up");
     assertThat(err.toString(UTF_8)).contains("after the warm-up");
+  }
+
+  @Test
+  void aWarmUpAfterTheSetUpLeavesNoSecondWayToStderr() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Logging.configure(
+        dir.resolve("no-logback.xml"), new PrintStream(err, true, UTF_8), java.util.Map.of());
+    Logging.warmUp(); // late, as on a slow machine: after the main thread set logging up
+    try (KvpTelemetry telemetry =
+        KvpTelemetry.builder().noStderrMirror().environment(java.util.Map.of()).build()) {
+      Logging.sendTo(telemetry);
+      // the telemetry has the root logger's events now: none go to stderr directly
+      LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+      assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("stderr")).isNull();
+      LoggerFactory.getLogger("warm-up-test").warn("only through the telemetry");
+    }
+    assertThat(err.toString(UTF_8)).doesNotContain("only through the telemetry");
   }
 
   @Test

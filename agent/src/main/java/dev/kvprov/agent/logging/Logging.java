@@ -118,6 +118,12 @@ public final class Logging {
    * until {@link #sendTo} hands them to the telemetry.
    */
   static void inCode(LoggerContext context, PrintStream err, boolean journal) {
+    early = appenders(context, err, journal);
+  }
+
+  /** {@link #inCode}'s set-up, its appender returned (for the warm-up, which keeps none). */
+  private static Appender<ILoggingEvent> appenders(
+      LoggerContext context, PrintStream err, boolean journal) {
     StderrLayout layout = new StderrLayout();
     layout.setContext(context);
     layout.setJournal(journal);
@@ -141,7 +147,7 @@ public final class Logging {
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.INFO);
     root.addAppender(stderr);
-    early = stderr;
+    return stderr;
   }
 
   /**
@@ -187,7 +193,7 @@ public final class Logging {
   public static void warmUp() {
     factory();
     LoggerContext context = new LoggerContext();
-    inCode(context, new PrintStream(OutputStream.nullOutputStream()), false);
+    appenders(context, new PrintStream(OutputStream.nullOutputStream()), false);
     context.getLogger(MIRROR).atInfo().addKeyValue(TIME, "0.000s").log("warm-up");
     context.getLogger(Logging.class).info("warm-up");
     context.stop();
