@@ -29,6 +29,7 @@ public final class CdsTraining {
     System.setOut(nowhere);
     System.setErr(nowhere);
     try {
+      Warmup.run(); // what kvprov provision's head start loads (some of it the demo does not)
       for (String[] run :
           new String[][] {
             {"--help"}, {"provision", "--help"}, {"config"}, {"demo", "--dir", dir.toString()}

@@ -5,6 +5,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(KvprovCommand.commandLine(args).execute(args));
+    StartupPhases.mark("main");
+    Warmup.start(args);
+    int exit = KvprovCommand.commandLine(args).execute(args);
+    StartupPhases.mark("end");
+    StartupPhases.write();
+    System.exit(exit);
   }
 }

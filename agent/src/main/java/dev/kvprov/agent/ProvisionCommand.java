@@ -97,6 +97,7 @@ final class ProvisionCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    StartupPhases.mark("cli");
     Set<Step> steps;
     try {
       steps = selected(only, skip);
@@ -168,18 +169,23 @@ final class ProvisionCommand implements Callable<Integer> {
       return ProvisioningRun.Exit.CONFIG.code;
     }
     ConfigOptions.print("provision", config.warnings(), err::println);
+    StartupPhases.mark("config");
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
       MediaOptions mediaOptions = new MediaOptions();
       mediaOptions.mediaDir = mediaDir;
       ProvisioningMedia media =
           mediaOptions.media(config, options.root, runner, telemetry.tracer());
-      return new ProvisioningRun(
-              config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
-          .steps(steps)
-          .groups(groups)
-          .run()
-          .code;
+      int exit =
+          new ProvisioningRun(config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
+              .steps(steps)
+              .groups(groups)
+              .run()
+              .code;
+      StartupPhases.mark("ran");
+      return exit;
+    } finally {
+      StartupPhases.mark("closed");
     }
   }
 

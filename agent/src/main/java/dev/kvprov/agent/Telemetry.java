@@ -36,6 +36,7 @@ final class Telemetry {
     AgentConfig.Telemetry t = config.telemetry();
     // logback writes the stderr lines: set up in code, or from the root's logback.xml.
     Logging.configure(root.resolve(Logging.CONFIG_FILE), err, System.getenv());
+    StartupPhases.mark("logging");
     KvpTelemetry.Builder builder =
         KvpTelemetry.builder()
             .serviceName("kvprov")
@@ -84,7 +85,10 @@ final class Telemetry {
     }
     // The agent owns the VM's pool and its JVM: an earlier boot's records are archived and
     // cleared before the first span, the SDK's own trouble is said once, and SIGTERM flushes.
-    KvpTelemetry telemetry = builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();
+    KvpTelemetry built = builder.build();
+    StartupPhases.mark("sdk");
+    KvpTelemetry telemetry = built.clearStalePool().reportSdkLogging().closeOnShutdown();
+    StartupPhases.mark("pool");
     // The program's log events become records of this telemetry: KVP, OTLP and the mirror.
     Logging.sendTo(telemetry);
     return telemetry;

@@ -19,6 +19,7 @@ import org.bouncycastle.cms.CMSException;
 import org.bouncycastle.cms.RecipientInformation;
 import org.bouncycastle.cms.bc.BcRSAKeyTransEnvelopedRecipient;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.DataLengthException;
 import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
 import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
 import org.bouncycastle.crypto.util.SubjectPublicKeyInfoFactory;
@@ -90,13 +91,15 @@ public final class TransportKey {
       throw new CertificatesException(
           "the certificates are not a CMS enveloped message: " + e.getMessage(), e);
     }
-    CMSException last = null;
+    Exception last = null;
     // Tried in turn rather than looked up by issuer and serial: whichever way the wireserver
     // names the recipient, only the entry made for this key decrypts.
     for (RecipientInformation recipient : envelope.getRecipientInfos().getRecipients()) {
       try {
         return recipient.getContent(new BcRSAKeyTransEnvelopedRecipient(keys.getPrivate()));
-      } catch (CMSException e) {
+      } catch (CMSException | DataLengthException e) {
+        // An entry for another key may hold a number too large for this one's modulus: Bouncy
+        // Castle then throws instead of failing the padding check.
         last = e;
       }
     }

@@ -43,7 +43,20 @@ public final class ConfigLoader {
   /** The longest value a message repeats: enough to recognise it, not a whole file pasted in. */
   private static final int MAX_SHOWN_VALUE = 40;
 
-  private final TomlMapper toml = new TomlMapper();
+  /** Thread-safe once built, and shared: what it learns about reading trees is kept. */
+  private static final TomlMapper TOML = new TomlMapper();
+
+  /** A configuration of the usual shape, for {@link #warmUp}. */
+  private static final String SAMPLE =
+      """
+      [imds]
+      endpoint = "http://169.254.169.254"
+      connection_timeout_secs = 2.0
+
+      [telemetry]
+      kvp_diagnostics = true
+      """;
+
   private final Map<ConfigKey, Setting> settings = defaults();
   private final List<ConfigFinding> findings = new ArrayList<>();
   private boolean azureInitFiles;
@@ -82,6 +95,18 @@ public final class ConfigLoader {
       throw new ConfigException(loader.findings, files, config);
     }
     return config;
+  }
+
+  /**
+   * Parses and checks a built-in configuration text, touching no file: loads and initialises what
+   * {@link #load} needs (the TOML parser, the keys and their checks) ahead of it, on another thread
+   * ({@code Warmup}). What it reads is thrown away.
+   */
+  public static void warmUp() {
+    ConfigLoader loader = new ConfigLoader();
+    loader.read(Path.of("(warm-up)"), SAMPLE);
+    AzureInitKeys.check(loader.settings, loader.findings);
+    new AgentConfig(loader.settings, loader.findings, List.of(), false);
   }
 
   /** Whether {@code file} sets a key: a line that is not blank, a comment or a table header. */
@@ -173,14 +198,14 @@ public final class ConfigLoader {
           "larger than " + MAX_FILE_BYTES + " bytes; not a configuration file");
       return;
     }
-    Optional<String> text = utf8(file, bytes);
-    if (text.isEmpty()) {
-      return;
-    }
-    TomlLines lines = new TomlLines(text.get().lines().toList());
+    utf8(file, bytes).ifPresent(text -> read(file, text));
+  }
+
+  private void read(Path file, String text) {
+    TomlLines lines = new TomlLines(text.lines().toList());
     JsonNode tree;
     try {
-      tree = toml.readTree(text.get());
+      tree = TOML.readTree(text);
     } catch (JacksonException e) {
       notToml(file, lines, e);
       return;

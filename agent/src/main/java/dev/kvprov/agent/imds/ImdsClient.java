@@ -46,15 +46,32 @@ public final class ImdsClient {
   /** IMDS is never reached through a proxy, nor redirected: BoundedExchange does neither. */
   private final Duration connectTimeout;
 
-  private final ObjectMapper json;
+  /**
+   * Shared, and thread-safe once configured: the deserializers it builds for {@link ImdsInstance}
+   * (by reflection, the bulk of a first parse) are kept, so that {@link #warmUp} can build them
+   * ahead of the first answer.
+   */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  /** An answer of the usual shape, with nothing of any VM's in it: {@link #warmUp}'s. */
+  private static final String SAMPLE =
+      """
+      {"compute": {"vmId": "00000000-0000-4000-8000-000000000000", "name": "warm-up",
+        "location": "here", "vmSize": "none", "userData": "",
+        "osProfile": {"adminUsername": "warm", "computerName": "warm-up",
+          "disablePasswordAuthentication": "true"},
+        "publicKeys": [{"keyData": "ssh-ed25519 AAAA", "path": "/home/warm/.ssh/authorized_keys"}],
+        "extended": {"a": 1}},
+       "network": {"interface": []}, "extended": {"compute": {"ppsType": "None"}}}
+      """;
+
   private final Backoff backoff;
 
   public ImdsClient(AgentConfig.Imds settings, Tracer tracer) {
     this.settings = requireNonNull(settings, "settings");
     this.tracer = requireNonNull(tracer, "tracer");
     this.connectTimeout = positive(settings.connectTimeout());
-    this.json =
-        new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Duration initial =
         settings.retryInterval().isZero() ? Duration.ofMillis(100) : settings.retryInterval();
     this.backoff = new Backoff(initial, initial.multipliedBy(16));
@@ -62,6 +79,19 @@ public final class ImdsClient {
 
   private static Duration positive(Duration d) {
     return d.isZero() ? Duration.ofMillis(1) : d;
+  }
+
+  /**
+   * Reads and checks an answer of the usual shape, touching nothing else: builds and keeps the
+   * deserializers a first parse needs, ahead of it, on another thread ({@code Warmup}).
+   */
+  public static void warmUp() throws IOException {
+    ImdsInstance instance =
+        JSON.readValue(
+            SAMPLE.getBytes(java.nio.charset.StandardCharsets.UTF_8), ImdsInstance.class);
+    ImdsValidation.problems(instance);
+    instance.ppsType();
+    instance.privateIpv4();
   }
 
   /** The URL asked for. */
@@ -201,7 +231,7 @@ public final class ImdsClient {
     Span span =
         tracer.spanBuilder("imds.parse").setAttribute("bytes", (long) body.length).startSpan();
     try (Scope ignored = span.makeCurrent()) {
-      ImdsInstance instance = json.readValue(body, ImdsInstance.class);
+      ImdsInstance instance = JSON.readValue(body, ImdsInstance.class);
       List<String> problems = ImdsValidation.problems(instance);
       if (!problems.isEmpty()) {
         String failure = "IMDS metadata rejected: " + String.join("; ", problems);

@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
 
@@ -53,6 +54,9 @@ public final class Logging {
   /** The key of a mirror event's time: since boot ({@code 12.345s}), or UTC. */
   static final String TIME = "time";
 
+  /** Held while SLF4J finds its backend: see {@link #factory}. */
+  private static final Object STARTING = new Object();
+
   /** The appender of the in-code set-up, until the telemetry takes the root logger's events. */
   private static volatile Appender<ILoggingEvent> early;
 
@@ -63,7 +67,7 @@ public final class Logging {
    * and the text as the message, for logback to write.
    */
   public static Consumer<StderrLine> mirrorLines() {
-    org.slf4j.Logger logger = LoggerFactory.getLogger(MIRROR);
+    org.slf4j.Logger logger = factory().getLogger(MIRROR);
     return line ->
         logger.atLevel(level(line.level())).addKeyValue(TIME, line.time()).log(line.what());
   }
@@ -76,7 +80,7 @@ public final class Logging {
    * @param environment where {@code JOURNAL_STREAM} is read from
    */
   public static void configure(Path xml, PrintStream err, Map<String, String> environment) {
-    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+    if (!(factory() instanceof LoggerContext context)) {
       return; // another backend: it is configured its own way
     }
     context.reset();
@@ -114,6 +118,12 @@ public final class Logging {
    * until {@link #sendTo} hands them to the telemetry.
    */
   static void inCode(LoggerContext context, PrintStream err, boolean journal) {
+    early = appenders(context, err, journal);
+  }
+
+  /** {@link #inCode}'s set-up, its appender returned (for the warm-up, which keeps none). */
+  private static Appender<ILoggingEvent> appenders(
+      LoggerContext context, PrintStream err, boolean journal) {
     StderrLayout layout = new StderrLayout();
     layout.setContext(context);
     layout.setJournal(journal);
@@ -137,7 +147,7 @@ public final class Logging {
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.INFO);
     root.addAppender(stderr);
-    early = stderr;
+    return stderr;
   }
 
   /**
@@ -147,7 +157,7 @@ public final class Logging {
    * an earlier telemetry's appender is replaced.
    */
   public static void sendTo(KvpTelemetry telemetry) {
-    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+    if (!(factory() instanceof LoggerContext context)) {
       return;
     }
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
@@ -161,6 +171,32 @@ public final class Logging {
     if (direct != null) {
       root.detachAppender(direct);
     }
+  }
+
+  /**
+   * SLF4J's logger factory: logback's context. Asked under one lock, because SLF4J answers a thread
+   * that asks while another is still finding the backend with a stand-in factory, not logback's —
+   * and the warm-up thread ({@link #warmUp}) may be the one finding it.
+   */
+  private static ILoggerFactory factory() {
+    synchronized (STARTING) {
+      return LoggerFactory.getILoggerFactory();
+    }
+  }
+
+  /**
+   * Finds and starts logback ahead of {@link #configure}, on another thread, and runs an event
+   * through the in-code set-up built on a throwaway context that writes nowhere: the classes a
+   * first boot's logging needs are then loaded and initialised. Nothing of the process's logging is
+   * changed but what finding the backend does anyway.
+   */
+  public static void warmUp() {
+    factory();
+    LoggerContext context = new LoggerContext();
+    appenders(context, new PrintStream(OutputStream.nullOutputStream()), false);
+    context.getLogger(MIRROR).atInfo().addKeyValue(TIME, "0.000s").log("warm-up");
+    context.getLogger(Logging.class).info("warm-up");
+    context.stop();
   }
 
   /** The time key of a mirror event, or null for any other event. */

@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import com.fasterxml.jackson.dataformat.xml.XmlMapper;
@@ -54,7 +54,10 @@ public final class WireserverClient {
   private final Duration connectTimeout;
 
   private final Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
-  private final XmlMapper xml;
+
+  /** For the goal state: built on first use, as the JSON protocol (the default) needs none. */
+  private XmlMapper xml;
+
   private volatile boolean useXml;
 
   /**
@@ -67,10 +70,17 @@ public final class WireserverClient {
     this.useXml = settings.protocol().equals("xml");
     this.connectTimeout =
         settings.connectTimeout().isZero() ? Duration.ofMillis(1) : settings.connectTimeout();
-    XMLInputFactory input = new XmlFactory().getXMLInputFactory();
-    input.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    input.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    this.xml = new XmlMapper(new XmlFactory(input));
+  }
+
+  /** The goal state's reader: no DTD, no external entity. */
+  private synchronized XmlMapper xml() {
+    if (xml == null) {
+      XMLInputFactory input = new XmlFactory().getXMLInputFactory();
+      input.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+      input.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+      xml = new XmlMapper(new XmlFactory(input));
+    }
+    return xml;
   }
 
   /** Reports {@code health}, retrying until it is accepted or the deadline passes. */
@@ -103,7 +113,7 @@ public final class WireserverClient {
   }
 
   private HttpRequest jsonRequest(Health health) {
-    ObjectNode body = new ObjectMapper().createObjectNode().put("state", health.state());
+    ObjectNode body = JsonNodeFactory.instance.objectNode().put("state", health.state());
     if (health.subStatus() != null) {
       body.putObject("details")
           .put("subStatus", health.subStatus())
@@ -124,7 +134,7 @@ public final class WireserverClient {
       throw new WireserverException(
           "the wireserver does not offer protocol version " + XML_VERSION);
     }
-    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT), xml);
+    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT), xml());
     String body = healthXml(state, health);
     send(
         deadline,
@@ -152,7 +162,7 @@ public final class WireserverClient {
     String purpose = "the certificates request";
     // Only the path and query of the URL the goal state names: the agent talks to the endpoint
     // its configuration names and no other (the goal state says 168.63.129.16:80 on Azure).
-    URI named = GoalState.certificatesUrl(goalState(deadline, purpose), xml);
+    URI named = GoalState.certificatesUrl(goalState(deadline, purpose), xml());
     String pathAndQuery =
         named.getRawPath() + (named.getRawQuery() == null ? "" : "?" + named.getRawQuery());
     byte[][] body = new byte[1][];

@@ -1,0 +1,32 @@
+package dev.kvprov.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The milestones bench/breakdown.sh reads. */
+class StartupPhasesTest {
+  @TempDir Path dir;
+
+  @Test
+  void theMilestonesAreWrittenInOrderWithEachThreadsCpu() throws Exception {
+    Path file = dir.resolve("phases");
+    StartupPhases phases = new StartupPhases(file, false);
+    phases.milestone("main");
+    phases.milestone("cli");
+    phases.writeFile();
+    try (Stream<String> lines = Files.lines(file)) {
+      var rows = lines.map(l -> l.split("\t")).toList();
+      assertThat(rows.get(0)[0]).isEqualTo("main");
+      assertThat(rows.get(1)[0]).isEqualTo("cli");
+      assertThat(Long.parseLong(rows.get(1)[1]))
+          .isGreaterThanOrEqualTo(Long.parseLong(rows.get(0)[1]));
+      assertThat(rows.get(0)[2]).isEqualTo("-1");
+      assertThat(rows.stream().filter(r -> r[0].startsWith("cpu "))).isNotEmpty();
+    }
+  }
+}
