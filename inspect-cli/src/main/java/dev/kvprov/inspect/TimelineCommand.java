@@ -183,7 +183,7 @@ final class TimelineCommand implements Callable<Integer> {
               + Text.padRight(Text.printable(row.kind()), kindWidth)
               + "  ";
       boolean span = row.kind().equals("start") || row.kind().equals("end");
-      StringBuilder line = new StringBuilder(head).append(Text.printable(row.name()));
+      StringBuilder line = new StringBuilder(head).append(shown(row.name()));
       if (row.duration() != null) {
         line.append("  ").append(seconds(row.duration(), ""));
       }
@@ -195,16 +195,28 @@ final class TimelineCommand implements Callable<Integer> {
         line.append("  ERROR");
       }
       if (!span && !row.message().isEmpty()) {
-        line.append(": ").append(Text.printable(row.message()));
+        line.append(": ").append(shown(row.message()));
       }
       out.println(Text.cut(line.toString(), COLUMNS));
       if (row.kind().equals("end") && !row.message().isEmpty()) {
-        out.println(Text.cut(" ".repeat(head.length()) + Text.printable(row.message()), COLUMNS));
+        out.println(Text.cut(" ".repeat(head.length()) + shown(row.message()), COLUMNS));
       }
     }
     if (timeline.undated > 0) {
       out.println(timeline.undated + " spans or events without a readable time left out");
     }
+  }
+
+  /**
+   * A name or message as a row shows it: printable, and no longer than a row can show (the row is
+   * cut at {@link #COLUMNS} anyway; escaping only lengthens text, so the cut row is the same).
+   * Making a cloud-init message of kilobytes printable was most of a big timeline.
+   */
+  static String shown(String text) {
+    if (text.length() > COLUMNS + 1 && text.codePointCount(0, text.length()) > COLUMNS + 1) {
+      text = text.substring(0, text.offsetByCodePoints(0, COLUMNS + 1));
+    }
+    return Text.printable(text);
   }
 
   private static String seconds(Timeline.Row row) {
