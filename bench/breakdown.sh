@@ -86,6 +86,8 @@ def run(j, extra, phases):
     waited = time.time()
     while not idle() and time.time() - waited < 60:
         pass
+    if os.path.exists(phases):
+        os.remove(phases)  # the agent writes a new file, never over one
     launched = time.time_ns()
     child = subprocess.Popen(
         java + archives[j] + extra + [f"-Dkvprov.phases={phases}", "-jar", jars[j], "provision",
@@ -96,6 +98,8 @@ def run(j, extra, phases):
     ended = time.time_ns()
     if status != 0:
         sys.exit(f"kvprov provision ({jars[j]}) failed (wait status {status}); run it by hand")
+    if not os.path.exists(phases):
+        sys.exit(f"kvprov provision ({jars[j]}) wrote no phases to {phases}; run it by hand")
     marks, cpu = [], {}
     for line in open(phases):
         name, value, classes = line.rstrip("\n").split("\t")

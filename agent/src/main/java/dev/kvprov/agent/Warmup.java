@@ -57,7 +57,7 @@ final class Warmup {
   static void start(String[] args) {
     if (!wanted(args)
         || Runtime.getRuntime().availableProcessors() < 2
-        || System.getProperty("kvprov.warmup", "").equals("false")) {
+        || !Boolean.parseBoolean(System.getProperty("kvprov.warmup", "true"))) {
       return;
     }
     Thread thread = new Thread(Warmup::run, "kvprov-warm-up");
@@ -77,12 +77,16 @@ final class Warmup {
     for (Step step : STEPS) {
       try {
         step.action().run();
+        StartupPhases.mark("warm-up " + step.name());
       } catch (Throwable e) {
         // A head start only: the main thread does the same work and says what fails there. Nor
         // may an error of this thread reach the default handler, which would print it.
       }
-      StartupPhases.mark("warm-up " + step.name());
     }
-    StartupPhases.threadCpu();
+    try {
+      StartupPhases.threadCpu();
+    } catch (Throwable e) {
+      // measuring only, as above
+    }
   }
 }

@@ -29,4 +29,33 @@ class StartupPhasesTest {
       assertThat(rows.stream().filter(r -> r[0].startsWith("cpu "))).isNotEmpty();
     }
   }
+
+  @Test
+  void theFileIsNewAndTheOwnersOnly_neverWrittenThroughALinkNorOverAFile() throws Exception {
+    Path victim = Files.writeString(dir.resolve("victim"), "kept");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), victim);
+    for (Path target : new Path[] {link, victim}) {
+      StartupPhases phases = new StartupPhases(target, false);
+      phases.milestone("main");
+      phases.writeFile(); // said on stderr, never thrown: the run's exit is the run's
+    }
+    assertThat(Files.readString(victim)).isEqualTo("kept");
+
+    Path file = dir.resolve("phases");
+    StartupPhases phases = new StartupPhases(file, false);
+    phases.milestone("main");
+    phases.writeFile();
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void aFileThatCannotBeWritten_isSaid_andChangesNothingElse() {
+    StartupPhases phases = new StartupPhases(dir.resolve("no/such/dir/phases"), false);
+    phases.milestone("main");
+    phases.writeFile();
+    assertThat(dir.resolve("no")).doesNotExist();
+  }
 }
