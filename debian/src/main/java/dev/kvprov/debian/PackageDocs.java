@@ -146,7 +146,10 @@ final class PackageDocs {
 
   /**
    * gzip as Debian wants it ({@code gzip -9n}): best compression, no name and no time stamp, so
-   * that the same input makes the same package.
+   * that the same input makes the same package. Not {@code GZIPOutputStream}: its header says
+   * neither the compression level nor the system, and lintian takes a page without "maximum
+   * compression" in its header for a poorly compressed one ({@code
+   * poor-compression-in-manual-page}).
    */
   static byte[] gzip(byte[] data) {
     Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);

@@ -150,23 +150,19 @@ final class BootSection {
    */
   static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
     List<BootSection> sections = new ArrayList<>();
-    // Items are put together and read on every core (InPoolOrder); the boot takes them in order.
-    try (InPoolOrder<Read> ready =
-        new InPoolOrder<>(Read::of, read -> sections.get(sections.size() - 1).add(read))) {
-      boolean read =
-          PoolReading.sources(
-              input,
-              spec,
-              source -> {
-                ready.drain(); // the previous boot's items, before this one's section
-                sections.add(new BootSection(sections.size() + 1, source));
-                return Items.deferred(ready::accept);
-              },
-              source -> {});
-      ready.drain();
-      Phases.mark("the last items handed on");
-      return read ? sections : null;
-    }
+    // Items are put together and read on every core; each boot takes its own, in order.
+    boolean read =
+        PoolReading.items(
+            input,
+            spec,
+            Read::of,
+            source -> {
+              BootSection section = new BootSection(sections.size() + 1, source);
+              sections.add(section);
+              return section::add;
+            },
+            source -> {});
+    return read ? sections : null;
   }
 
   /** {@code --boot}: which boots a command shows. */

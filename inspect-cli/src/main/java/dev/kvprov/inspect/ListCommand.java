@@ -160,7 +160,7 @@ final class ListCommand implements Callable<Integer> {
             out.println(style.bold("== " + p.name()));
           }
         };
-    if (!PoolReading.items(input, spec, show, print, onPart)) {
+    if (!PoolReading.items(input, spec, show, source -> print, onPart)) {
       return 3;
     }
     out.flush();

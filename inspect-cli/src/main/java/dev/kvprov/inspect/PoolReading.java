@@ -7,6 +7,7 @@ import dev.kvprov.kvp.PoolVisitor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -78,23 +79,29 @@ final class PoolReading {
   /**
    * Streams the logical items as {@link #items(PoolOptions, CommandLine.Model.CommandSpec,
    * Consumer, Consumer)} does, made ready by {@code prepare} on every core ({@link InPoolOrder}):
-   * {@code sink} gets the results in pool order, on this thread, a source's all before the next
-   * source's {@code onSource}.
+   * the sink {@code sinkFor} gives for a source (asked before each one, whatever their number) gets
+   * its results in pool order, on this thread, all of them before the next source's {@code
+   * onSource} and sink.
    */
   static <T> boolean items(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Function<Item, T> prepare,
-      Consumer<T> sink,
+      Function<PoolSource, Consumer<T>> sinkFor,
       Consumer<PoolSource> onSource) {
-    try (InPoolOrder<T> ready = new InPoolOrder<>(prepare, sink)) {
+    AtomicReference<Consumer<T>> sink = new AtomicReference<>();
+    try (InPoolOrder<T> ready = new InPoolOrder<>(prepare, result -> sink.get().accept(result))) {
       boolean read =
           sources(
               options,
               spec,
-              source -> Items.deferred(ready::accept),
               source -> {
-                ready.drain();
+                ready.drain(); // the previous source's last items, to its own sink
+                sink.set(sinkFor.apply(source));
+                return Items.deferred(ready::accept);
+              },
+              source -> {
+                ready.drain(); // before the next source's heading
                 onSource.accept(source);
               });
       ready.drain();

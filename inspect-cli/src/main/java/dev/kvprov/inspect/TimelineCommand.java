@@ -212,7 +212,7 @@ final class TimelineCommand implements Callable<Integer> {
    * cut at {@link #COLUMNS} anyway; escaping only lengthens text, so the cut row is the same).
    * Making a cloud-init message of kilobytes printable was most of a big timeline.
    */
-  static String shown(String text) {
+  private static String shown(String text) {
     if (text.length() > COLUMNS + 1 && text.codePointCount(0, text.length()) > COLUMNS + 1) {
       text = text.substring(0, text.offsetByCodePoints(0, COLUMNS + 1));
     }
