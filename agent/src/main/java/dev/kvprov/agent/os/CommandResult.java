@@ -23,6 +23,15 @@ public record CommandResult(int exitCode, String stdout, String stderr, Duration
     return exitCode == 0;
   }
 
+  /**
+   * Whether a command asked a question ({@link CommandRunner#ask}) answered it with {@code
+   * exitCode}: any status a program exits with itself, not the shell's "cannot run" (126, 127), a
+   * signal's (128 + n) or a kill on timeout (-1).
+   */
+  public static boolean isAnswer(int exitCode) {
+    return exitCode >= 0 && exitCode < 126;
+  }
+
   /** A short description for errors and reports: {@code exit 32: mount: no medium found}. */
   public String summary() {
     String err = stderr.strip();

@@ -27,6 +27,18 @@ public interface CommandRunner {
   }
 
   /**
+   * Runs a command whose exit status is an answer ({@code systemctl is-active UNIT}, {@code id -u
+   * NAME}, {@code getent}): a non-zero status says "no", which is no failure of the run. The
+   * telemetry of {@link ProcessCommandRunner} shows it as such.
+   *
+   * @throws IOException if the command cannot be started
+   */
+  default CommandResult ask(List<String> argv, Duration timeout)
+      throws IOException, InterruptedException {
+    return run(argv, new byte[0], timeout);
+  }
+
+  /**
    * Whether {@code command} can be run: found on {@code PATH}, or in the sbin directories a
    * service's {@code PATH} may lack.
    */

@@ -30,6 +30,22 @@ public final class ProcessCommandRunner implements CommandRunner {
   @Override
   public CommandResult run(List<String> argv, byte[] stdin, Duration timeout)
       throws IOException, InterruptedException {
+    return exec(argv, stdin, timeout, false);
+  }
+
+  /**
+   * As {@link #run}, but a status the command answers with is not a failure: the span ends OK, with
+   * {@code process.answer} {@code yes} (0) or {@code no}. Only a command that could not answer
+   * fails its span: not run (126, 127), killed by a signal (128 + n) or on timeout.
+   */
+  @Override
+  public CommandResult ask(List<String> argv, Duration timeout)
+      throws IOException, InterruptedException {
+    return exec(argv, new byte[0], timeout, true);
+  }
+
+  private CommandResult exec(List<String> argv, byte[] stdin, Duration timeout, boolean question)
+      throws IOException, InterruptedException {
     Span span =
         tracer
             .spanBuilder("exec " + argv.get(0))
@@ -59,7 +75,9 @@ public final class ProcessCommandRunner implements CommandRunner {
               err.join() + (exit == -1 ? "\n(killed after " + timeout + ")" : ""),
               Duration.ofNanos(System.nanoTime() - started));
       span.setAttribute("process.exit.code", (long) exit);
-      if (!result.succeeded()) {
+      if (question && CommandResult.isAnswer(exit)) {
+        span.setAttribute("process.answer", exit == 0 ? "yes" : "no");
+      } else if (!result.succeeded()) {
         span.setStatus(StatusCode.ERROR, result.summary());
       }
       return result;
@@ -72,18 +90,11 @@ public final class ProcessCommandRunner implements CommandRunner {
   }
 
   /**
-   * The arguments as telemetry may show them: the value after {@code -p}/{@code --password} (a
-   * password hash, which could be cracked offline) is replaced.
+   * The arguments as telemetry may show them: a program's secret options' values ({@code usermod
+   * -p}) and any password hash are replaced; everything else is shown as run.
    */
   public static List<String> shown(List<String> argv) {
-    List<String> shown = new java.util.ArrayList<>(argv);
-    for (int i = 1; i < shown.size(); i++) {
-      String option = argv.get(i - 1);
-      if (option.equals("-p") || option.equals("--password")) {
-        shown.set(i, "[redacted]");
-      }
-    }
-    return shown;
+    return SecretArguments.shown(argv);
   }
 
   private static CompletableFuture<String> drain(InputStream stream) {

@@ -80,7 +80,7 @@ final class HostnamePublisher {
 
   private boolean active(String unit) throws IOException, InterruptedException {
     return machine.has("systemctl")
-        && machine.tryRun(List.of("systemctl", "is-active", "--quiet", unit)).succeeded();
+        && machine.ask(List.of("systemctl", "is-active", "--quiet", unit));
   }
 
   /** The interface of the default IPv4 route, from the kernel's routing table. */

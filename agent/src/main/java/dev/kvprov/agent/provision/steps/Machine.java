@@ -53,6 +53,14 @@ final class Machine {
     }
   }
 
+  /**
+   * Asks {@code argv} a yes-or-no question by its exit status ({@code systemctl is-active}): "no"
+   * is an answer, not a failure, and shows as one.
+   */
+  boolean ask(List<String> argv) throws IOException, InterruptedException {
+    return runner.ask(argv, COMMAND_TIMEOUT).succeeded();
+  }
+
   /** Runs {@code argv} and says how it went, for commands whose failure the step handles. */
   CommandResult tryRun(List<String> argv) throws IOException, InterruptedException {
     return runner.run(argv, COMMAND_TIMEOUT);

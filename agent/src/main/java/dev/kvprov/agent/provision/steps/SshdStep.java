@@ -104,8 +104,7 @@ final class SshdStep implements Step.Action {
     }
     if (!unchanged && machine.root.isLive() && machine.has("systemctl")) {
       for (String unit : List.of("ssh", "sshd")) {
-        CommandResult active = machine.tryRun(List.of("systemctl", "is-active", "--quiet", unit));
-        if (active.succeeded()) {
+        if (machine.ask(List.of("systemctl", "is-active", "--quiet", unit))) {
           machine.run(List.of("systemctl", "reload", unit));
           break;
         }

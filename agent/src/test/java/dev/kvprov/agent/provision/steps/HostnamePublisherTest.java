@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HostnamePublisherTest {
   @TempDir Path root;
   private final List<List<String>> commands = new ArrayList<>();
+  private final List<List<String>> asked = new ArrayList<>();
   private final List<SpanData> spans = new ArrayList<>();
 
   private void routes(String table) throws Exception {
@@ -56,6 +57,12 @@ class HostnamePublisherTest {
             // systemctl is-active says 3 for an inactive unit
             int exit = ok ? 0 : argv.get(0).equals("systemctl") ? 3 : Math.max(1, renewExit);
             return new CommandResult(exit, "", ok ? "" : "no carrier", Duration.ZERO);
+          }
+
+          @Override
+          public CommandResult ask(List<String> argv, Duration timeout) {
+            asked.add(argv);
+            return run(argv, new byte[0], timeout);
           }
 
           @Override
@@ -92,6 +99,18 @@ class HostnamePublisherTest {
 
     assertThat(commands.get(commands.size() - 1)).containsExactly("networkctl", "renew", "ens5");
     assertThat(span.getAttributes().get(KvprovAttributes.WARNING)).isNull();
+  }
+
+  @Test
+  void whetherAManagerRuns_isAskedAsAQuestion_whoseNoIsNoFailure() throws Exception {
+    routes(DEFAULT_VIA_ENS5);
+
+    publish(Set.of("networkctl", "nmcli", "systemctl"), Set.of("NetworkManager"), 0);
+
+    assertThat(asked)
+        .containsExactly(
+            List.of("systemctl", "is-active", "--quiet", "systemd-networkd"),
+            List.of("systemctl", "is-active", "--quiet", "NetworkManager"));
   }
 
   @Test
