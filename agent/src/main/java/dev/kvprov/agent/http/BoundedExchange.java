@@ -72,6 +72,17 @@ public final class BoundedExchange {
   public static Answer send(
       Duration connectTimeout, HttpRequest request, int maxBodyBytes, Duration limit)
       throws IOException, InterruptedException {
+    return send(connectTimeout, request, maxBodyBytes, limit, WATCHDOG);
+  }
+
+  /** {@link #send}, its limit kept by {@code watchdog} (a test's, to choose when it fires). */
+  static Answer send(
+      Duration connectTimeout,
+      HttpRequest request,
+      int maxBodyBytes,
+      Duration limit,
+      ScheduledExecutorService watchdogs)
+      throws IOException, InterruptedException {
     HttpURLConnection connection =
         (HttpURLConnection) request.uri().toURL().openConnection(Proxy.NO_PROXY);
     connection.setInstanceFollowRedirects(false);
@@ -90,7 +101,7 @@ public final class BoundedExchange {
     }
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> watchdog =
-        WATCHDOG.schedule(
+        watchdogs.schedule(
             () -> {
               expired.set(true);
               connection.disconnect();
@@ -104,6 +115,9 @@ public final class BoundedExchange {
       } catch (SocketTimeoutException e) {
         throw new HttpConnectTimeoutException("connect timed out");
       }
+      // A watchdog that fired before the connection existed closed nothing (a busy machine can
+      // be that slow): past this point its disconnect reaches the socket, and before it, this.
+      expired(expired);
       if (body != null) {
         try (OutputStream out = connection.getOutputStream()) {
           out.write(body);
@@ -111,7 +125,7 @@ public final class BoundedExchange {
       }
       int status = connection.getResponseCode();
       answered = true;
-      byte[] bytes = read(connection, status, maxBodyBytes + 1);
+      byte[] bytes = read(connection, status, maxBodyBytes + 1, expired);
       if (Thread.interrupted()) {
         throw new InterruptedException();
       }
@@ -128,8 +142,18 @@ public final class BoundedExchange {
     }
   }
 
-  /** The body, up to {@code cap} bytes; past it, the connection is closed unread. */
-  private static byte[] read(HttpURLConnection connection, int status, int cap) throws IOException {
+  private static void expired(AtomicBoolean expired) throws IOException {
+    if (expired.get()) {
+      throw new IOException("the time limit passed");
+    }
+  }
+
+  /**
+   * The body, up to {@code cap} bytes; past it, the connection is closed unread. A body that keeps
+   * coming after the limit passed is not read on, whether or not the watchdog's close reached it.
+   */
+  private static byte[] read(
+      HttpURLConnection connection, int status, int cap, AtomicBoolean expired) throws IOException {
     InputStream in;
     try {
       in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
@@ -146,6 +170,7 @@ public final class BoundedExchange {
       while (bytes.size() < cap
           && (n = body.read(buffer, 0, Math.min(buffer.length, cap - bytes.size()))) > 0) {
         bytes.write(buffer, 0, n);
+        expired(expired);
       }
       if (bytes.size() >= cap) {
         connection.disconnect(); // the rest is not wanted: not read, not kept alive
