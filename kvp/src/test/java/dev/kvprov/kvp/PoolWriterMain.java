@@ -10,8 +10,11 @@ import java.util.List;
  * returns. Waits for a line on stdin after printing {@code ready}, so several writers can be
  * started together.
  *
- * <p>Usage: {@code PoolWriterMain POOL WRITER COUNT MAX_BATCH [PAUSE_MILLIS]}, the pause taken
- * between batches so that a run spans long enough to overlap slower writers.
+ * <p>Usage: {@code PoolWriterMain POOL WRITER COUNT MAX_BATCH [PAUSE_MILLIS [ROUNDS]]}, the pause
+ * taken between batches so that a run spans long enough to overlap slower writers. With {@code
+ * ROUNDS} above 1, the records are written in that many rounds: after each but the last it prints
+ * {@code round} and waits for another stdin line, so that a test can start every writer's round
+ * together however busy the machine is.
  */
 public final class PoolWriterMain {
   private PoolWriterMain() {}
@@ -22,6 +25,7 @@ public final class PoolWriterMain {
     int count = Integer.parseInt(args[2]);
     int maxBatch = Integer.parseInt(args[3]);
     long pauseMillis = args.length > 4 ? Long.parseLong(args[4]) : 0;
+    int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 1;
     boolean flock = PoolFile.flockAvailable();
     // Warm up (native code, class loading) before the start line, so writers started together
     // really write together.
@@ -30,10 +34,12 @@ public final class PoolWriterMain {
     java.nio.file.Files.delete(scratch);
     System.out.println("ready");
     System.out.flush();
-    new java.io.BufferedReader(
-            new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
-        .readLine();
+    java.io.BufferedReader in =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+    in.readLine();
     int seq = 0;
+    int round = 1;
     while (seq < count) {
       int size = Math.min(count - seq, 1 + (seq * 7) % maxBatch);
       List<KvpRecord> batch = new ArrayList<>(size);
@@ -46,6 +52,12 @@ public final class PoolWriterMain {
       System.out.flush();
       if (pauseMillis > 0) {
         Thread.sleep(pauseMillis);
+      }
+      if (round < rounds && seq >= (long) count * round / rounds) {
+        round++;
+        System.out.println("round");
+        System.out.flush();
+        in.readLine();
       }
     }
     System.out.println("done flock=" + flock);

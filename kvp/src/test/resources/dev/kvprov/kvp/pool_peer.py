@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """Other writers of a KVP pool, the way they really lock and write, for kvprov's tests.
 
-  append-flock POOL WRITER COUNT   cloud-init / azure-init style: flock(LOCK_EX), one O_APPEND write
-  append-fcntl POOL WRITER COUNT   POSIX fcntl(F_SETLKW) write lock, one O_APPEND write
-                                   (both print "ready" and start on a stdin line)
+  append-flock POOL WRITER COUNT [ROUNDS]
+                                   cloud-init / azure-init style: flock(LOCK_EX), one O_APPEND write
+  append-fcntl POOL WRITER COUNT [ROUNDS]
+                                   POSIX fcntl(F_SETLKW) write lock, one O_APPEND write
+                                   (both print "ready" and start on a stdin line; with ROUNDS,
+                                   after each round but the last they print "round" and wait for
+                                   another stdin line)
   append-torn POOL                 takes flock, writes the first 1000 bytes of a record and dies
                                    (exit 9) without releasing: a writer killed mid-write
   hold-flock POOL                  take flock, print "locked", wait for a stdin line, append one
@@ -34,10 +38,15 @@ def value(writer, seq):
     return "%s:%d:" % (writer, seq) + "\u00fc" * (seq % 97) + "x" * (seq * 13 % 400)
 
 
-def append(path, writer, count, lock):
+def append(path, writer, count, lock, rounds=1):
     print("ready", flush=True)
     sys.stdin.readline()
+    round_ = 1
     for seq in range(count):
+        if round_ < rounds and seq >= count * round_ // rounds:
+            round_ += 1
+            print("round", flush=True)
+            sys.stdin.readline()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             lock(fd, True)
@@ -90,9 +99,9 @@ def hold(path, kind):
 def main():
     mode, path = sys.argv[1], sys.argv[2]
     if mode == "append-flock":
-        append(path, sys.argv[3], int(sys.argv[4]), flock)
+        append(path, sys.argv[3], int(sys.argv[4]), flock, *map(int, sys.argv[5:6]))
     elif mode == "append-fcntl":
-        append(path, sys.argv[3], int(sys.argv[4]), posix)
+        append(path, sys.argv[3], int(sys.argv[4]), posix, *map(int, sys.argv[5:6]))
     elif mode == "append-torn":
         append_torn(path)
     elif mode in ("hold-flock", "hold-fcntl"):

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.HostTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +30,8 @@ class LiveModeTest {
     // With systemd running, hostnamectl would talk to the real hostnamed: not here.
     Assumptions.assumeFalse(
         Files.isDirectory(Path.of("/run/systemd/system")), "systemd is running");
+    HostTools.assumeInstalled("visudo", "sudo");
+    HostTools.assumeInstalled("sshd", "openssh-server");
     String realHostname = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
     String realPasswd = Files.readString(Path.of("/etc/passwd"));
     Process copy =

@@ -15,6 +15,7 @@ import dev.kvprov.agent.provision.steps.ProvisioningException;
 import dev.kvprov.agent.provision.steps.SshKey;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.HostTools;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,6 +79,8 @@ class ProvisionerTest {
 
   @Test
   void aFreshRoot_getsHostUserPasswordSudoersSshdAndKeys() throws Exception {
+    HostTools.assumeInstalled("visudo", "sudo");
+    HostTools.assumeInstalled("sshd", "openssh-server");
     Path root = DemoRoot.create(dir.resolve("root"), true);
     Secret password = canaryPassword();
 
@@ -475,6 +478,7 @@ class ProvisionerTest {
 
   @Test
   void clientAliveInterval_isWrittenBesideThePasswordSettings_whenConfigured() throws Exception {
+    HostTools.assumeInstalled("sshd", "openssh-server");
     Path root = DemoRoot.create(dir.resolve("root"), true);
 
     provisioner(root).clientAliveInterval(180).build().provision(java.util.EnumSet.of(Step.SSHD));
@@ -507,9 +511,7 @@ class ProvisionerTest {
 
   @Test
   void aBrokenSshdConfig_isNeverWritten_andNeverPassesOnALaterRun() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        Files.isDirectory(Path.of("/run/sshd")) && Files.isExecutable(Path.of("/usr/sbin/sshd")),
-        "sshd checks configurations only with its /run/sshd (made by .ci/run)");
+    HostTools.assumeSshdChecks();
     Path root = DemoRoot.create(dir.resolve("root"), false);
     Path config = root.resolve("etc/ssh/sshd_config");
     String broken = Files.readString(config) + "BogusDirective yes\n";
