@@ -18,9 +18,11 @@ import picocli.CommandLine.Option;
     name = "status",
     mixinStandardHelpOptions = true,
     description = {
-      "Where provisioning is: not started, running (and the step it is at),",
-      "succeeded, or failed (and why), from the pool and kvprov's markers in",
-      "/var/lib/kvprov (under --root R: R's). Like cloud-init status --long.",
+      "Where provisioning is: not started, running, succeeded or failed.",
+      "",
+      "Running says the step it is at, failed says why. Read from the pool and",
+      "kvprov's markers in /var/lib/kvprov (under --root R: R's). Like cloud-init",
+      "status --long.",
       "",
       "--wait follows the pool until there is a verdict, succeeded or failed."
     },

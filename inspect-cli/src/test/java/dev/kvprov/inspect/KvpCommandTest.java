@@ -28,6 +28,25 @@ class KvpCommandTest {
   }
 
   @Test
+  void everyCommandsSummary_inKvpHelp_isAWholeSentence() {
+    CliRun run = CliRun.of("--help");
+    assertThat(run.exit()).isZero();
+    String commands = run.out().substring(run.out().indexOf("Commands:\n") + 10);
+    commands = commands.substring(0, commands.indexOf("\n\n"));
+    // One entry a command; its continuation lines are indented deeper.
+    List<String> summaries = new java.util.ArrayList<>();
+    for (String line : commands.lines().toList()) {
+      if (line.matches("  \\S.*")) {
+        summaries.add(line.strip().replaceFirst("^\\S+\\s+", ""));
+      } else {
+        int last = summaries.size() - 1;
+        summaries.set(last, summaries.get(last) + " " + line.strip());
+      }
+    }
+    assertThat(summaries).hasSizeGreaterThan(10).allSatisfy(s -> assertThat(s).endsWith("."));
+  }
+
+  @Test
   void list_cloudInitPool_reassemblesChunkedEventsExactly() throws Exception {
     CliRun run = CliRun.of("list", "--json", "--file", CLOUD_INIT_POOL.toString());
     assertThat(run.exit()).isZero();
