@@ -2,11 +2,11 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.HostTools;
 import dev.kvprov.kvp.KvpRecord;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -33,10 +33,8 @@ class AzureInitDiagPoolTest {
 
   @Test
   void theReferencePool_isWhatTheWriterWritesToday() throws Exception {
+    HostTools.assumeInstalled("python3", "python3");
     Path python = Path.of("/usr/bin/python3");
-    assumeTrue(
-        Files.isExecutable(python) || System.getenv("KVPROV_REQUIRE_INTEROP") != null,
-        "no /usr/bin/python3 to run the writer");
     Path pool = dir.resolve("pool");
     Path expected = dir.resolve("expected.json");
     Process writer =

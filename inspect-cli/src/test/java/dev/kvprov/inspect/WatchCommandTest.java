@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.fixtures.HostTools;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import java.io.BufferedReader;
@@ -406,6 +407,7 @@ class WatchCommandTest {
 
   /** Runs {@code pool_writer.py OPERATION POOL ITEMS} in its own process, to the end. */
   private void python(String operation, Path pool, String... items) throws Exception {
+    HostTools.assumeInstalled("python3", "python3");
     List<String> command =
         new ArrayList<>(List.of("python3", script(), operation, pool.toString()));
     command.addAll(List.of(items));

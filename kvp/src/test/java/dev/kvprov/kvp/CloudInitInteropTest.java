@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.HostTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ class CloudInitInteropTest {
    */
   @BeforeAll
   static void findCloudInit() throws Exception {
+    HostTools.assumeInstalled("python3", "python3");
     String configured = System.getenv("KVPROV_CLOUDINIT_ROOT");
     Path root =
         configured != null

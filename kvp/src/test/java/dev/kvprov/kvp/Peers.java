@@ -2,6 +2,7 @@ package dev.kvprov.kvp;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.fixtures.HostTools;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -32,6 +33,7 @@ final class Peers {
 
   /** {@code pool_peer.py} with Debian's Python. */
   static Peer python(String... args) throws IOException {
+    HostTools.assumeInstalled("python3", "python3");
     List<String> command = new ArrayList<>();
     command.add(PYTHON);
     command.add(TestPaths.resource("pool_peer.py").toString());
