@@ -44,8 +44,14 @@ final class Harness {
         .bootClock(bootClock)
         .kvp(pool)
         .stderr(stderr)
-        .environment(Map.of());
+        .environment(Map.of())
+        // A test of delivery must not race the bound on a loaded machine (the first export
+        // loads the HTTP client's classes); a test of the bound sets its own.
+        .otlpTimeout(DELIVERY_TIMEOUT);
   }
+
+  /** What a test that expects its spans at a healthy collector gives OTLP. */
+  static final java.time.Duration DELIVERY_TIMEOUT = java.time.Duration.ofSeconds(30);
 
   List<KvpRecord> records() throws IOException {
     return pool.read().records();

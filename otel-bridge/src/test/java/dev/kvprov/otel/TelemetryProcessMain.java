@@ -26,7 +26,8 @@ public final class TelemetryProcessMain {
             .bootClock(BootClock.system())
             .kvp(PoolFile.open(Path.of(args[1]), 1));
     if (args.length > 2) {
-      builder.otlpEndpoint(args[2]).otlpTimeout(java.time.Duration.ofMillis(800));
+      // Generous: the property is that the hook delivers, not how fast on a loaded machine.
+      builder.otlpEndpoint(args[2]).otlpTimeout(java.time.Duration.ofSeconds(30));
     }
     // A program that owns its VM's pool and its JVM: the three explicit steps.
     KvpTelemetry telemetry = builder.build().clearStalePool().reportSdkLogging().closeOnShutdown();

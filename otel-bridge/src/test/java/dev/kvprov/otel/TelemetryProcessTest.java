@@ -77,7 +77,7 @@ class TelemetryProcessTest {
       assertThat(firstLine(process)).isEqualTo("ready");
 
       process.destroy(); // SIGTERM
-      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
 
       assertThat(receiver.spans()).extracting(Span::getName).containsExactly("before-sigterm");
       assertThat(records())

@@ -117,7 +117,11 @@ class LoggingTest {
         });
     collector.start();
     try (KvpTelemetry telemetry =
-        telemetry().otlpEndpoint("http://127.0.0.1:" + collector.getAddress().getPort()).build()) {
+        telemetry()
+            .otlpEndpoint("http://127.0.0.1:" + collector.getAddress().getPort())
+            // the property is what is sent, not how fast: a loaded machine may be slow to send
+            .otlpTimeout(java.time.Duration.ofSeconds(30))
+            .build()) {
       Logging.sendTo(telemetry);
       telemetry.redactor().register(Fixtures.CANARY);
       LOG.info("the admin password is {}", Fixtures.CANARY);
