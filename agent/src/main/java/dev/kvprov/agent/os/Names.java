@@ -56,9 +56,10 @@ public final class Names {
   private Names() {}
 
   /**
-   * Why {@code key} is not one OpenSSH public key line, in words that quote no key material, or
-   * empty if it is: a known type, a space, base64 that decodes to data which begins with that same
-   * type's name (as sshd checks), then an optional comment; one line.
+   * Why {@code key} is not one OpenSSH public key line, or empty if it is: a known type, a space,
+   * base64 that decodes to data which begins with that same type's name (as sshd checks), then an
+   * optional comment; one line. The reason quotes no key data: at most an unknown type, cut to 24
+   * characters, or the type name the data holds.
    */
   public static Optional<String> sshKeyLineProblem(String key) {
     if (key == null || key.isBlank()) {
