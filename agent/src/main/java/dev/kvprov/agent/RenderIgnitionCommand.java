@@ -88,8 +88,15 @@ final class RenderIgnitionCommand implements Callable<Integer> {
       throws IOException {
     Optional<String> problem =
         Names.hostProblem(data.hostname()).or(() -> Names.userProblem(data.adminUser()));
-    for (SshKey key : data.keys()) {
-      problem = problem.or(() -> Names.sshKeyProblem(key.keyData()));
+    for (int i = 0; i < data.keys().size(); i++) {
+      int index = i;
+      SshKey key = data.keys().get(i);
+      // Ignition installs every key or fails the boot: a key that cannot be used stops here.
+      problem =
+          problem.or(
+              () ->
+                  key.problem()
+                      .map(p -> "the SSH key at index " + index + " cannot be used: " + p));
     }
     if (problem.isPresent()) {
       err.println("kvprov render-ignition: " + problem.get());

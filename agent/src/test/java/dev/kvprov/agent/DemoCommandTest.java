@@ -108,6 +108,18 @@ class DemoCommandTest {
   }
 
   @Test
+  void portalKeys_installsBothKeysAsOneLineEach() throws Exception {
+    String[] result = demo("portal-keys");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(
+            Files.readAllLines(dir.resolve("portal-keys/root/home/azureuser/.ssh/authorized_keys")))
+        .hasSize(2)
+        .allSatisfy(line -> assertThat(line).startsWith("ssh-rsa AAAAB3NzaC1yc2E"))
+        .anySatisfy(line -> assertThat(line).endsWith(" deploy@pipeline"));
+  }
+
+  @Test
   void aFailureScenario_endsInSeconds_withTheFailureExitCodeAndReport() throws Exception {
     String[] result = demo("imds-down-no-media");
 

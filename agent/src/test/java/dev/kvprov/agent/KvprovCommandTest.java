@@ -167,6 +167,15 @@ class KvprovCommandTest {
   }
 
   @Test
+  void simulateAndDemoHelp_listThePortalKeysScenario() {
+    for (String command : new String[] {"simulate", "demo"}) {
+      assertThat(run(command, "--help")).isZero();
+    }
+
+    assertThat(out.toString().split("portal-keys", -1)).hasSize(3);
+  }
+
+  @Test
   void fetch_readsImdsAndTheMedia_neverPrintingThePassword() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       Path config = dir.resolve("sim.toml");

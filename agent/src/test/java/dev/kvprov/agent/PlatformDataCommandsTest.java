@@ -11,6 +11,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import dev.kvprov.agent.sim.AzureSimulator;
+import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.fixtures.Fixtures;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -73,6 +74,30 @@ class PlatformDataCommandsTest {
 
   private String pool() throws Exception {
     return new String(Files.readAllBytes(root.resolve("var/lib/hyperv/.kvp_pool_1")), UTF_8);
+  }
+
+  @Test
+  void renderIgnition_rendersPortalKeysAsOneLine_andRefusesAnUnusableKey() throws Exception {
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PORTAL_KEYS).start()) {
+      assertThat(run(simulator, "render-ignition")).as(err.toString()).isZero();
+
+      JsonNode keys = JSON.readTree(out.toString()).at("/passwd/users/0/sshAuthorizedKeys");
+      assertThat(keys).hasSize(2);
+      assertThat(keys.get(0).asText()).isEqualTo(PortalKeysEndToEndTest.RSA_LINE);
+      assertThat(keys.get(1).asText()).matches("ssh-rsa [A-Za-z0-9+/]+=*");
+    }
+    String json = PortalKeysEndToEndTest.instanceWithKeys(PortalKeysEndToEndTest.RSA_LINE, "junk");
+    try (AzureSimulator simulator = AzureSimulator.builder().instanceJson(json).start()) {
+      assertThat(run(simulator, "render-ignition")).isEqualTo(1);
+
+      assertThat(err.toString())
+          .isEqualTo(
+              "kvprov render-ignition: the SSH key at index 1 cannot be used: not one OpenSSH key"
+                  + " line: unknown key type 'junk'"
+                  + System.lineSeparator());
+      assertThat(out.toString()).isEmpty();
+    }
   }
 
   @Test

@@ -58,7 +58,7 @@ public final class CertificateKeys {
             .setAttribute(AttributeKey.stringArrayKey("certificates.wanted"), wanted)
             .startSpan();
     try (Scope ignored = span.makeCurrent()) {
-      List<PfxCertificates.Certificate> certificates = fetch(wireserver, wanted);
+      List<Certificate> certificates = fetch(wireserver, wanted);
       span.setAttribute("certificates.count", (long) certificates.size());
       List<SshKey> found = new ArrayList<>();
       List<String> matched = new ArrayList<>();
@@ -79,8 +79,7 @@ public final class CertificateKeys {
     }
   }
 
-  private static List<PfxCertificates.Certificate> fetch(
-      WireserverClient wireserver, List<String> fingerprints)
+  private static List<Certificate> fetch(WireserverClient wireserver, List<String> fingerprints)
       throws ProvisioningException, InterruptedException {
     try {
       TransportKey transport = TransportKey.create();
@@ -98,9 +97,9 @@ public final class CertificateKeys {
     }
   }
 
-  private static String openSsh(String fingerprint, List<PfxCertificates.Certificate> certificates)
+  private static String openSsh(String fingerprint, List<Certificate> certificates)
       throws ProvisioningException {
-    for (PfxCertificates.Certificate certificate : certificates) {
+    for (Certificate certificate : certificates) {
       if (certificate.thumbprint().equals(fingerprint)) {
         try {
           return certificate

@@ -1,16 +1,10 @@
 package dev.kvprov.agent.certs;
 
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.ContentInfo;
 import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
-import org.bouncycastle.asn1.pkcs.RSAPublicKey;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.pkcs.PKCS12PfxPdu;
 import org.bouncycastle.pkcs.PKCS12SafeBag;
@@ -22,28 +16,6 @@ import org.bouncycastle.pkcs.PKCSException;
  * certificate bags are opened; a private key bag is never decrypted.
  */
 final class PfxCertificates {
-  /**
-   * One certificate.
-   *
-   * @param thumbprint the SHA-1 of its DER, upper-case hex (as ovf-env.xml's {@code Fingerprint})
-   * @param publicKey its subject's public key
-   */
-  record Certificate(String thumbprint, SubjectPublicKeyInfo publicKey) {
-    /** The key as an {@code authorized_keys} line, when it is an RSA key. */
-    Optional<String> openSsh() throws CertificatesException {
-      if (!publicKey.getAlgorithm().getAlgorithm().equals(PKCSObjectIdentifiers.rsaEncryption)) {
-        return Optional.empty();
-      }
-      try {
-        RSAPublicKey rsa = RSAPublicKey.getInstance(publicKey.parsePublicKey());
-        return Optional.of(OpenSshKey.rsa(rsa.getPublicExponent(), rsa.getModulus()));
-      } catch (IOException | IllegalArgumentException e) {
-        throw new CertificatesException(
-            "the certificate with fingerprint " + thumbprint + " has an unreadable RSA key", e);
-      }
-    }
-  }
-
   private PfxCertificates() {}
 
   /** Every certificate in {@code pfx}, in order. */
@@ -73,9 +45,7 @@ final class PfxCertificates {
         for (PKCS12SafeBag bag : bags.getSafeBags()) {
           if (bag.getType().equals(PKCSObjectIdentifiers.certBag)
               && bag.getBagValue() instanceof X509CertificateHolder certificate) {
-            certificates.add(
-                new Certificate(
-                    thumbprint(certificate.getEncoded()), certificate.getSubjectPublicKeyInfo()));
+            certificates.add(Certificate.of(certificate));
           }
         }
       }
@@ -85,15 +55,5 @@ final class PfxCertificates {
           "the decrypted certificates are not a readable PKCS#12 file: " + e.getMessage(), e);
     }
     return certificates;
-  }
-
-  static String thumbprint(byte[] der) {
-    try {
-      return HexFormat.of()
-          .withUpperCase()
-          .formatHex(MessageDigest.getInstance("SHA-1").digest(der));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-1", e);
-    }
   }
 }

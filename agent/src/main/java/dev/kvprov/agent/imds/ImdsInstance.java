@@ -79,7 +79,8 @@ public record ImdsInstance(Compute compute, JsonNode network, JsonNode extended)
   /**
    * An SSH public key and where the platform wants it.
    *
-   * @param keyData the key line, e.g. {@code ssh-ed25519 AAAA… comment}
+   * @param keyData the key as sent: a key line, e.g. {@code ssh-ed25519 AAAA… comment}, maybe
+   *     wrapped with line breaks, or an x509 certificate in PEM ({@link KeyData} makes it a line)
    * @param path the authorized_keys file it belongs in
    */
   @JsonIgnoreProperties(ignoreUnknown = true)

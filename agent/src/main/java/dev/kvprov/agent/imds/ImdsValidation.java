@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * Checks what the agent will act on: a user name and a host name by the agent's one set of rules
- * ({@link Names}), and SSH keys that are one well-formed line each. Metadata is untrusted input
- * like any other.
+ * ({@link Names}), and the paths of SSH keys. Metadata is untrusted input like any other. The keys
+ * themselves are not checked here: one the agent cannot use fails the SSH keys step alone ({@link
+ * KeyData}), not the whole metadata.
  */
 final class ImdsValidation {
 
@@ -28,7 +29,6 @@ final class ImdsValidation {
     Names.userProblem(profile.adminUsername()).ifPresent(p -> problems.add("adminUsername: " + p));
     Names.hostProblem(profile.computerName()).ifPresent(p -> problems.add("computerName: " + p));
     for (ImdsInstance.PublicKey key : instance.compute().publicKeys()) {
-      Names.sshKeyProblem(key.keyData()).ifPresent(problems::add);
       String path = key.path();
       if (path != null
           && (Names.hasControlCharacter(path)

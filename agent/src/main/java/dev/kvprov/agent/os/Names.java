@@ -1,5 +1,8 @@
 package dev.kvprov.agent.os;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -41,21 +44,72 @@ public final class Names {
   private static final Pattern HOST_LABEL =
       Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
-  private static final Pattern SSH_KEY =
+  /** The key types sshd accepts in authorized_keys (certificates and options aside). */
+  private static final Pattern SSH_KEY_TYPE =
       Pattern.compile(
-          "(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)"
-              + "|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\\.com) [A-Za-z0-9+/]+={0,3}( [^\\r\\n]*)?");
+          "ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)"
+              + "|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\\.com");
+
+  private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/]+={0,3}");
+  private static final int MAX_KEY_LINE = 16_384;
 
   private Names() {}
 
-  /** Why {@code key} is not one OpenSSH public key line, or empty if it is. */
-  public static Optional<String> sshKeyProblem(String key) {
-    if (key == null || key.length() > 16_384 || !SSH_KEY.matcher(key.strip()).matches()) {
-      String shown =
-          key == null ? "(missing)" : shown(key.length() > 40 ? key.substring(0, 40) : key);
-      return Optional.of("a public key is not one OpenSSH key line: " + shown);
+  /**
+   * Why {@code key} is not one OpenSSH public key line, or empty if it is: a known type, a space,
+   * base64 that decodes to data which begins with that same type's name (as sshd checks), then an
+   * optional comment; one line. The reason quotes no key data: at most an unknown type, cut to 24
+   * characters, or the type name the data holds.
+   */
+  public static Optional<String> sshKeyLineProblem(String key) {
+    if (key == null || key.isBlank()) {
+      return Optional.of("the key is missing");
+    }
+    String line = key.strip();
+    if (line.length() > MAX_KEY_LINE) {
+      return Optional.of("the key is longer than " + MAX_KEY_LINE + " characters");
+    }
+    if (line.indexOf('\n') >= 0 || line.indexOf('\r') >= 0) {
+      return Optional.of("the key holds a line break");
+    }
+    String[] fields = line.split(" ", 3);
+    if (!SSH_KEY_TYPE.matcher(fields[0]).matches()) {
+      return Optional.of("unknown key type " + shown(cut(fields[0], 24)));
+    }
+    if (fields.length < 2 || !BASE64.matcher(fields[1]).matches()) {
+      return Optional.of("the " + fields[0] + " key's data is not base64 after one space");
+    }
+    byte[] blob;
+    try {
+      blob = Base64.getDecoder().decode(fields[1]);
+    } catch (IllegalArgumentException e) {
+      return Optional.of("the " + fields[0] + " key's data is not valid base64");
+    }
+    String inBlob = blobType(blob);
+    if (!inBlob.equals(fields[0])) {
+      return Optional.of(
+          "the key says "
+              + fields[0]
+              + " but its data "
+              + (inBlob.isEmpty() ? "names no key type" : "is of type " + shown(cut(inBlob, 40))));
     }
     return Optional.empty();
+  }
+
+  /** The first string of an SSH wire-format key (RFC 4253 §6.6): its type; empty if none. */
+  private static String blobType(byte[] blob) {
+    if (blob.length < 4) {
+      return "";
+    }
+    long length = ByteBuffer.wrap(blob, 0, 4).getInt() & 0xffffffffL;
+    if (length == 0 || length > blob.length - 4) {
+      return "";
+    }
+    return new String(blob, 4, (int) length, StandardCharsets.ISO_8859_1);
+  }
+
+  private static String cut(String s, int max) {
+    return s.length() > max ? s.substring(0, max) : s;
   }
 
   /** Whether {@code text} holds a control character (a NUL, a line break, …). */

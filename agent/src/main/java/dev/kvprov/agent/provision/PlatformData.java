@@ -1,6 +1,7 @@
 package dev.kvprov.agent.provision;
 
 import dev.kvprov.agent.imds.ImdsInstance;
+import dev.kvprov.agent.imds.KeyData;
 import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.Secret;
 import dev.kvprov.agent.provision.steps.SshKey;
@@ -99,7 +100,7 @@ public record PlatformData(
             : env != null && !env.disableSshPasswordAuthentication();
     List<SshKey> keys = new ArrayList<>();
     for (ImdsInstance.PublicKey key : compute.publicKeys()) {
-      keys.add(new SshKey(key.keyData(), Optional.ofNullable(key.path())));
+      keys.add(KeyData.sshKey(key));
     }
     if (keys.isEmpty() && env != null) {
       for (OvfEnvironment.SshKey key : env.sshKeys()) {

@@ -3,6 +3,10 @@ package dev.kvprov.agent.sim;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -64,9 +68,11 @@ public final class AzureSimulator implements AutoCloseable {
     this.instanceJson =
         b.instanceJson != null
             ? b.instanceJson
-            : scenario == Scenario.CERTIFICATE_KEY
-                ? withoutPublicKeys(resource("instance.json"))
-                : resource("instance.json");
+            : switch (scenario) {
+              case CERTIFICATE_KEY -> withoutPublicKeys(resource("instance.json"));
+              case PORTAL_KEYS -> withPortalKeys(resource("instance.json"), certificates());
+              default -> resource("instance.json");
+            };
     this.goalState = resource("goalstate.xml");
     this.versions = resource("versions.xml");
     this.log = b.log;
@@ -97,11 +103,39 @@ public final class AzureSimulator implements AutoCloseable {
   /** IMDS's instance without keys: the media's, certificates among them, are used instead. */
   private static String withoutPublicKeys(String json) {
     try {
-      com.fasterxml.jackson.databind.ObjectMapper mapper =
-          new com.fasterxml.jackson.databind.ObjectMapper();
-      com.fasterxml.jackson.databind.node.ObjectNode root =
-          (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json);
-      ((com.fasterxml.jackson.databind.node.ObjectNode) root.get("compute")).putArray("publicKeys");
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode root = (ObjectNode) mapper.readTree(json);
+      ((ObjectNode) root.get("compute")).putArray("publicKeys");
+      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("the sample instance is not JSON", e);
+    }
+  }
+
+  /**
+   * IMDS's instance with its keys as the portal sends them: the sample's RSA key (the second)
+   * wrapped with CR LF every 64 characters and one at the end, then the goal state's certificate in
+   * PEM, its lines ended by CR LF.
+   */
+  private static String withPortalKeys(String json, SimulatedCertificates certificates) {
+    try {
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode root = (ObjectNode) mapper.readTree(json);
+      ObjectNode compute = (ObjectNode) root.get("compute");
+      JsonNode rsa = compute.get("publicKeys").get(1);
+      String line = rsa.get("keyData").asText();
+      StringBuilder wrapped = new StringBuilder();
+      for (int i = 0; i < line.length(); i += 64) {
+        wrapped.append(line, i, Math.min(line.length(), i + 64)).append("\r\n");
+      }
+      String pem =
+          "-----BEGIN CERTIFICATE-----\r\n"
+              + java.util.Base64.getMimeEncoder(64, "\r\n".getBytes(UTF_8))
+                  .encodeToString(certificates.certificate())
+              + "\r\n-----END CERTIFICATE-----\r\n";
+      ArrayNode keys = compute.putArray("publicKeys");
+      keys.addObject().put("keyData", wrapped.toString()).put("path", rsa.get("path").asText());
+      keys.addObject().put("keyData", pem).put("path", rsa.get("path").asText());
       return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     } catch (IOException e) {
       throw new UncheckedIOException("the sample instance is not JSON", e);

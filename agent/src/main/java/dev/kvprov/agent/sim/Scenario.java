@@ -40,9 +40,10 @@ public enum Scenario {
    */
   CERTIFICATE_KEY("the SSH key comes as a certificate from the wireserver's goal state"),
   /**
-   * Everything answers at once, but the image's configuration has a mistake: the demo writes a
-   * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
+   * IMDS sends its keys as the Azure portal makes them: the sample's RSA key wrapped with CR LF
+   * every 64 characters (and one at the end), and the goal state's certificate in PEM.
    */
+  PORTAL_KEYS("IMDS sends one key wrapped with CR LF, one as an x509 certificate in PEM"),
   /**
    * A pre-provisioned VM of the Running kind: IMDS says {@code ppsType: Running} and answers the
    * reprovisioning data (the customer's ovf-env.xml) after N polls (default 2); the demo's media
@@ -51,6 +52,10 @@ public enum Scenario {
   PPS_RUNNING("a pre-provisioned VM waits in the pool, then is handed to its customer"),
   /** A pre-provisioned VM of the Savable kind, which kvprov does not handle. */
   PPS_SAVABLE("a pre-provisioned VM of the Savable kind (not supported: reported as such)"),
+  /**
+   * Everything answers at once, but the image's configuration has a mistake: the demo writes a
+   * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
+   */
   CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)");
 
   private final String description;

@@ -71,13 +71,12 @@ class PfxCertificatesTest {
     command.addAll(List.of("-out", "bundle.pfx"));
     Tools.run(dir, command.toArray(String[]::new));
 
-    List<PfxCertificates.Certificate> read =
-        PfxCertificates.read(Files.readAllBytes(dir.resolve("bundle.pfx")));
+    List<Certificate> read = PfxCertificates.read(Files.readAllBytes(dir.resolve("bundle.pfx")));
 
     assertThat(read)
-        .extracting(PfxCertificates.Certificate::thumbprint)
+        .extracting(Certificate::thumbprint)
         .containsExactlyInAnyOrder(opensslThumbprint("first"), opensslThumbprint("second"));
-    for (PfxCertificates.Certificate certificate : read) {
+    for (Certificate certificate : read) {
       String name =
           certificate.thumbprint().equals(opensslThumbprint("first")) ? "first" : "second";
       assertThat(certificate.openSsh()).contains(opensslKey(name));
@@ -109,8 +108,7 @@ class PfxCertificatesTest {
         "-out",
         "ec.pfx");
 
-    List<PfxCertificates.Certificate> read =
-        PfxCertificates.read(Files.readAllBytes(dir.resolve("ec.pfx")));
+    List<Certificate> read = PfxCertificates.read(Files.readAllBytes(dir.resolve("ec.pfx")));
 
     assertThat(read).hasSize(1);
     assertThat(read.get(0).thumbprint()).isEqualTo(opensslThumbprint("ec"));

@@ -350,8 +350,35 @@ class ImdsClientTest {
         .isInstanceOf(ImdsException.class)
         .hasMessageContaining("adminUsername: user name 'root' is a system account")
         .hasMessageContaining("computerName: host name 'bad_host!' is not a valid host name")
-        .hasMessageContaining("a public key is not one OpenSSH key line")
-        .hasMessageContaining("path is not an absolute path: 'relative/keys'");
+        .hasMessageContaining("path is not an absolute path: 'relative/keys'")
+        // A key that is no key fails the SSH keys step alone, later: not the metadata.
+        .hasMessageNotContaining("OpenSSH");
+    assertThat(simulator.imdsRequests()).isEqualTo(1);
+  }
+
+  @Test
+  void keysThatAreNoOpenSshLine_doNotRefuseTheMetadata() throws Exception {
+    String json =
+        """
+        {"compute": {"vmId": "x", "osProfile": {"adminUsername": "azureuser",
+          "computerName": "web-01"},
+          "publicKeys": [
+            {"keyData": "ssh-ed25519 AAAAC3NzaC1lZDI1\\r\\nNTE5AAAAIJWinwTTXHx4k8EYR2dTCWR804bXaMPytqRjud+bfvbj\\r\\n",
+             "path": "/home/azureuser/.ssh/authorized_keys"},
+            {"keyData": "-----BEGIN CERTIFICATE-----\\r\\nMIIB\\r\\n-----END CERTIFICATE-----\\r\\n",
+             "path": "/home/azureuser/.ssh/authorized_keys"},
+            {"keyData": "garbage", "path": "/home/azureuser/.ssh/authorized_keys"}]}}
+        """;
+    ImdsClient client =
+        client(
+            AzureSimulator.builder().instanceJson(json),
+            Duration.ofSeconds(2),
+            Duration.ofMillis(50),
+            Duration.ofSeconds(10));
+
+    ImdsInstance instance = client.fetch();
+
+    assertThat(instance.compute().publicKeys()).hasSize(3);
     assertThat(simulator.imdsRequests()).isEqualTo(1);
   }
 

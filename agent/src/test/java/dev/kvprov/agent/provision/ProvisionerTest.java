@@ -477,6 +477,36 @@ class ProvisionerTest {
   }
 
   @Test
+  void unusableKeys_failTheKeysStep_namingEach_afterTheUsableOnesAreInstalled() throws Exception {
+    Path root = DemoRoot.create(dir.resolve("root"), true);
+    String path = "/home/azureuser/.ssh/authorized_keys";
+
+    assertThatThrownBy(
+            () ->
+                provisioner(root)
+                    .sshKeys(
+                        List.of(
+                            new SshKey(KEY, Optional.of(path)),
+                            new SshKey("ssh-foo AAAAB3NzaC1yc2E", Optional.of(path)),
+                            SshKey.unusable(
+                                "-----BEGIN CERTIFICATE-----",
+                                Optional.empty(),
+                                "the x509 certificate holds an EC key")))
+                    .build()
+                    .provision())
+        .isInstanceOf(ProvisioningException.class)
+        .hasFieldOrPropertyWithValue("step", Step.SSH_KEYS)
+        .hasMessage(
+            "the SSH key at index 1 (path "
+                + path
+                + ") was not installed: not one OpenSSH key line: unknown key type 'ssh-foo';"
+                + " the SSH key at index 2 (path none given) was not installed: the x509"
+                + " certificate holds an EC key");
+    assertThat(Files.readAllLines(root.resolve("home/azureuser/.ssh/authorized_keys")))
+        .containsExactly(KEY);
+  }
+
+  @Test
   void clientAliveInterval_isWrittenBesideThePasswordSettings_whenConfigured() throws Exception {
     HostTools.assumeInstalled("sshd", "openssh-server");
     Path root = DemoRoot.create(dir.resolve("root"), true);

@@ -63,10 +63,13 @@ final class SshKeysStep implements Step.Action {
       checkSshdReads(directory, sshdReads, home, user, span);
     }
     Map<Path, List<String>> byFile = new LinkedHashMap<>();
-    for (SshKey key : target.keys()) {
-      Optional<String> bad = Names.sshKeyProblem(key.keyData());
+    List<String> unusable = new ArrayList<>();
+    for (int index = 0; index < target.keys().size(); index++) {
+      SshKey key = target.keys().get(index);
+      Optional<String> bad = key.problem();
       if (bad.isPresent()) {
-        throw machine.failure(bad.get());
+        unusable.add(describe(index, key) + " was not installed: " + bad.get());
+        continue;
       }
       if (key.path().isPresent() && Names.hasControlCharacter(key.path().get())) {
         throw machine.failure("a key path holds a control character");
@@ -88,6 +91,22 @@ final class SshKeysStep implements Step.Action {
     for (var file : byFile.entrySet()) {
       install(entry, file.getKey(), file.getValue(), span);
     }
+    if (!unusable.isEmpty()) {
+      // The usable keys are in place (the VM stays reachable for a look); the step still fails,
+      // so that the platform hears which key was dropped.
+      span.setAttribute("keys.unusable", (long) unusable.size());
+      throw machine.failure(String.join("; ", unusable));
+    }
+  }
+
+  /** Which key: its place in the platform's list and its path, never its material. */
+  private static String describe(int index, SshKey key) {
+    String path =
+        key.path()
+            .map(p -> p.length() > 80 ? p.substring(0, 80) + "…" : p)
+            .map(p -> p.replaceAll("\\p{Cntrl}", "?"))
+            .orElse("none given");
+    return "the SSH key at index " + index + " (path " + path + ")";
   }
 
   /** Whether {@code asked} is the one authorized_keys file, sshd's or the usual one. */
