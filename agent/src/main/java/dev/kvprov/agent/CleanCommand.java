@@ -5,6 +5,7 @@ import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.agent.state.KeptMedia;
+import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.PoolArchive;
 import dev.kvprov.kvp.PoolFile;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Option;
       "Forget that this system was provisioned (before capturing an image).",
       "",
       "An image made from it then provisions again on its first boot. Removes the",
-      "markers (<vm id>.provisioned, <vm id>.ready) from the state directory, and",
+      "markers (<vm id>.provisioned, <vm id>.ready) and the VM id remembered from",
+      "IMDS where there is no SMBIOS (vm-id) from the state directory, and",
       "azure-init's (<vm id>.provisioned in /var/lib/azure-init), in a",
       "span 'clean' in KVP. --logs also removes kvprov's archives of earlier boots'",
       "pools, the late-records log, the kept ovf-env.xml, custom_data and user_data,",
@@ -178,7 +180,11 @@ final class CleanCommand implements Callable<Integer> {
     Path state = root.resolve(config.stateDirectory().toString());
     files.addAll(
         named(
-            state, name -> MARKER.matcher(name).matches() || logs && LOGS_IN_STATE.contains(name)));
+            state,
+            name ->
+                MARKER.matcher(name).matches()
+                    || name.equals(ProvisioningState.REMEMBERED_ID)
+                    || logs && LOGS_IN_STATE.contains(name)));
     // azure-init's markers too, as its own clean removes them: else the next run would take this
     // system for one azure-init provisioned, and only report Ready.
     Path azureInit = root.resolve(config.azureInitDataDirectory().toString());

@@ -40,9 +40,13 @@ import picocli.CommandLine.Option;
       "platform, and leaves the whole run as a trace in KVP.",
       "",
       "On the running system it must run as root on an Azure VM (the chassis asset",
-      "tag kvprov.service checks): --force runs it anyway, --root acts on an image.",
-      "A configuration error is reported to the platform as a failure too, with the",
-      "endpoints that could be read (else the built-in ones)."
+      "tag kvprov.service checks), and not in a chroot (/ not PID 1's root, as in an",
+      "image build): --force runs it anyway, --root acts on an image.",
+      "--offline (an image build) reads ovf-env.xml from --media-dir alone and tells",
+      "no platform anything: no IMDS, no wireserver, no marker; the image's first",
+      "boot provisions and reports Ready.",
+      "A configuration error is reported to the platform as a failure too (not",
+      "offline), with the endpoints that could be read (else the built-in ones)."
     },
     footer = {
       "",
@@ -53,17 +57,20 @@ import picocli.CommandLine.Option;
       "hears nothing more (a failure goes to KVP only).",
       "",
       "Exit status: 0 provisioned (or nothing to do); 2 configuration error, or",
-      "refused (not root, not Azure); 10 IMDS; 11 media; 12 host name; 13 user;",
-      "14 password; 15 sudoers; 16 sshd; 17 SSH keys; 18 a pre-provisioned VM of a",
-      "kind not supported (Savable); 20 Ready not reported; 30 an internal error",
-      "(reported like the others). A marker that cannot be written is a warning:",
-      "the VM is reported Ready.",
+      "refused (not root, not Azure, a chroot, --offline without --media-dir);",
+      "10 IMDS; 11 media; 12 host name; 13 user; 14 password; 15 sudoers; 16 sshd;",
+      "17 SSH keys; 18 a pre-provisioned VM of a kind not supported (Savable);",
+      "20 Ready not reported; 30 an internal error (reported like the others,",
+      "offline to KVP and stderr only). A marker that cannot be written is a",
+      "warning: the VM is reported Ready. Without SMBIOS the VM id is IMDS's",
+      "compute.vmId (remembered in the state directory); with neither, no marker.",
       "",
       "Examples:",
       "  kvprov provision",
       "  kvprov provision --skip user,password,sudoers   (Ignition made the user)",
       "  kvprov provision --only ssh-keys",
-      "  kvprov provision --root /mnt/image --config sim.toml --media-dir ./media"
+      "  kvprov provision --root /mnt/image --config sim.toml --media-dir ./media",
+      "  kvprov provision --root /mnt/image --offline --media-dir ./media"
     })
 final class ProvisionCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -92,8 +99,18 @@ final class ProvisionCommand implements Callable<Integer> {
 
   @Option(
       names = "--force",
-      description = "Provision the running system even off Azure or without root.")
+      description = "Provision the running system even off Azure, without root, or in a chroot.")
   boolean force;
+
+  @Option(
+      names = "--offline",
+      description =
+          "Touch no platform (an image build): ovf-env.xml from --media-dir; no IMDS, no"
+              + " wireserver, no marker (provisioning.offline).")
+  boolean offline;
+
+  /** Where proc is mounted: where PID 1's root is looked at. */
+  Path proc = Path.of("/proc");
 
   @Override
   public Integer call() throws InterruptedException {
@@ -105,14 +122,23 @@ final class ProvisionCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     if (!force && new SystemRoot(options.root).isLive()) {
-      Optional<String> refusal = AzureHost.refusal(Path.of("/sys"), Path.of("/proc"));
+      // A chroot first: on Azure too, a build chroot is no VM to rename.
+      Optional<String> refusal =
+          new SystemRoot(options.root)
+              .chroot(proc)
+              .map(
+                  why ->
+                      why
+                          + ", not the running system; use --root DIR to provision an image, or"
+                          + " --force")
+              .or(() -> AzureHost.refusal(Path.of("/sys"), proc));
       if (refusal.isPresent()) {
         spec.commandLine().getErr().println("kvprov provision: " + refusal.get());
         return ProvisioningRun.Exit.CONFIG.code;
       }
     }
     // The stderr mirror writes to the process's stderr: the journal under systemd.
-    return run(options, mediaOptions.mediaDir, steps, given(groups), System.err);
+    return run(options, mediaOptions.mediaDir, steps, given(groups), offline, System.err);
   }
 
   /** {@code --groups}, if given; azure-init's {@code --groups ""} means no group at all. */
@@ -158,17 +184,44 @@ final class ProvisionCommand implements Callable<Integer> {
       Optional<List<String>> groups,
       PrintStream err)
       throws InterruptedException {
+    return run(options, mediaDir, steps, groups, false, err);
+  }
+
+  /**
+   * With {@code --groups}, when given, in place of {@code user.groups}; {@code --offline} (or
+   * {@code provisioning.offline}) for an image build.
+   */
+  static int run(
+      ConfigOptions options,
+      Path mediaDir,
+      Set<Step> steps,
+      Optional<List<String>> groups,
+      boolean offline,
+      PrintStream err)
+      throws InterruptedException {
     SystemRoot root = new SystemRoot(options.root);
-    VmId vmId = VmId.read(options.root);
+    VmId smbios = VmId.read(options.root);
     AgentConfig config;
     try {
       config = options.load();
     } catch (ConfigException e) {
       ConfigOptions.print("provision", e.findings(), err::println);
-      reportConfigurationError(e, root, vmId, err);
+      if (offline || e.readable().offline()) {
+        return ProvisioningRun.Exit.CONFIG.code; // an image build: no platform to tell
+      }
+      reportConfigurationError(e, root, vmIdOf(smbios, e.readable(), root), err);
       return ProvisioningRun.Exit.CONFIG.code;
     }
     ConfigOptions.print("provision", config.warnings(), err::println);
+    boolean isOffline = offline || config.offline();
+    if (isOffline && mediaDir == null) {
+      err.println(
+          "kvprov provision: an offline run reads ovf-env.xml from --media-dir DIR, which was"
+              + " not given");
+      return ProvisioningRun.Exit.CONFIG.code;
+    }
+    // Without SMBIOS, the id IMDS gave an earlier boot: the records carry it from the start.
+    VmId vmId = isOffline ? smbios : vmIdOf(smbios, config, root);
     StartupPhases.mark("config");
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
@@ -180,6 +233,7 @@ final class ProvisionCommand implements Callable<Integer> {
           new ProvisioningRun(config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
               .steps(steps)
               .groups(groups)
+              .offline(isOffline)
               .run()
               .code;
       StartupPhases.mark("ran");
@@ -187,6 +241,11 @@ final class ProvisionCommand implements Callable<Integer> {
     } finally {
       StartupPhases.mark("closed");
     }
+  }
+
+  /** SMBIOS's id, else the one IMDS gave an earlier boot (remembered in the state directory). */
+  private static VmId vmIdOf(VmId smbios, AgentConfig config, SystemRoot root) {
+    return new ProvisioningState(root.resolve(config.stateDirectory().toString())).vmId(smbios);
   }
 
   /**

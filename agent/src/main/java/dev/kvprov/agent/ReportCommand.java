@@ -214,8 +214,8 @@ final class ReportCommand implements Runnable {
       Common common, String reason, Map<String, String> supporting, boolean force, PrintWriter err)
       throws InterruptedException {
     AgentConfig config = common.options.loadOrFallback("report", err);
-    VmId vmId = VmId.read(common.options.root);
     Path state = new SystemRoot(common.options.root).resolve(config.stateDirectory().toString());
+    VmId vmId = new ProvisioningState(state).vmId(VmId.read(common.options.root));
     if (!force && new ProvisioningState(state).next(vmId) == ProvisioningState.Next.NOTHING) {
       // A unit failing on a later boot did not fail the provisioning the platform saw succeed.
       err.println(
@@ -246,7 +246,10 @@ final class ReportCommand implements Runnable {
       Common common, AgentConfig config, PrintWriter err, String kind, Outcome outcome)
       throws InterruptedException {
     SystemRoot root = new SystemRoot(common.options.root);
-    VmId vmId = VmId.read(common.options.root);
+    // Without SMBIOS, the id IMDS gave provision, as it remembered it beside the markers.
+    VmId vmId =
+        new ProvisioningState(root.resolve(config.stateDirectory().toString()))
+            .vmId(VmId.read(common.options.root));
     try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {
       Span span =
           telemetry

@@ -3,6 +3,7 @@ package dev.kvprov.agent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -140,10 +141,14 @@ final class StatusCommand implements Callable<Integer> {
       throws IOException {
     // On the running system, this VM's markers only (an image may carry its template VM's); on
     // a rescued disk, the disk's.
+    // Without SMBIOS, the id IMDS gave, as provision remembered it.
+    Path state = root.resolve(config.stateDirectory().toString());
     List<String> markers =
         ProvisioningStatus.markers(
-            root.resolve(config.stateDirectory().toString()),
-            root.isLive() ? VmId.read(root.path()).value() : null);
+            state,
+            root.isLive()
+                ? new ProvisioningState(state).vmId(VmId.read(root.path())).value()
+                : null);
     if (root.isLive() ? ProvisioningStatus.nothingThisBoot(pool) : !Files.exists(pool)) {
       return ProvisioningStatus.notStarted(markers);
     }

@@ -591,6 +591,9 @@ class ProvisionEndToEndTest {
           .contains("azure-init provisioned this VM (its marker is there): only Ready is reported");
       assertThat(marker).exists();
       assertThat(root.resolve("var/lib/kvprov/" + VM + ".ready")).exists();
+      assertThat(root.resolve("var/lib/kvprov/" + VM + ".provisioned"))
+          .as("kvprov's own markers, complete")
+          .exists();
 
       assertThat(provision(simulator)).isZero();
       assertThat(simulator.reports()).as("Ready once only").hasSize(1);

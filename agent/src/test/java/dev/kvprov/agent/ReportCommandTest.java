@@ -111,6 +111,23 @@ class ReportCommandTest {
   }
 
   @Test
+  void withoutSmbios_theIdProvisionRemembered_namesTheMarkersAndTheReport() throws Exception {
+    Files.delete(root.resolve("sys/class/dmi/id/product_uuid"));
+    Path state = Files.createDirectories(root.resolve("var/lib/kvprov"));
+    Files.writeString(state.resolve("vm-id"), VM + "\n"); // as provision left it
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(run(simulator, "report", "ready")).as(err.toString()).isZero();
+
+      assertThat(state.resolve(VM + ".ready")).exists();
+      assertThat(state.resolve("unknown.ready")).doesNotExist();
+      assertThat(ProvisioningReport.parse(reports().get(0).value()).get("vm_id")).contains(VM);
+      assertThat(run(simulator, "report", "failure", "--reason", "a later unit failed"))
+          .as("Ready before, under the remembered id")
+          .isEqualTo(2);
+    }
+  }
+
+  @Test
   void aFailureAfterReady_isRefused_unlessForced() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(run(simulator, "report", "ready")).as(err.toString()).isZero();

@@ -49,15 +49,14 @@ public record VmId(String value, String source) {
     String raw;
     try {
       raw = Files.readString(file).trim().toLowerCase(Locale.ROOT);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      return unknown(file + " unreadable: " + IoErrors.reason(e)); // a sentence, no class name
+    } catch (RuntimeException e) {
       return unknown(file + " unreadable: " + e);
     }
-    if (!UUID.matcher(raw).matches()) {
-      return unknown(file + " does not hold a UUID: " + printable(raw));
-    }
-    if (raw.replace("-", "").chars().allMatch(c -> c == '0')
-        || raw.replace("-", "").chars().allMatch(c -> c == 'f')) {
-      return unknown(file + " holds the placeholder UUID " + raw);
+    VmId parsed = parse(raw, file.toString());
+    if (!parsed.isKnown()) {
+      return parsed;
     }
     if (Files.isDirectory(root.resolve("sys/firmware/efi"))) {
       return new VmId(raw, file + " (Generation 2: as stored)");
@@ -65,6 +64,29 @@ public record VmId(String value, String source) {
     return new VmId(
         swapGeneration1(raw),
         file + " (no sys/firmware/efi, so taken as Generation 1: first three groups swapped)");
+  }
+
+  /**
+   * An id given as text, as the platform writes it (IMDS's {@code compute.vmId}): any case,
+   * surrounding blanks ignored, no byte swapping. Never throws: text that is no UUID, or is the
+   * all-zero or all-{@code f} placeholder, gives an unknown {@code VmId} saying why.
+   *
+   * @param from where the text came from, e.g. {@code IMDS compute.vmId}
+   */
+  public static VmId parse(String text, String from) {
+    requireNonNull(from, "from");
+    if (text == null) {
+      return unknown(from + " is missing");
+    }
+    String id = text.strip().toLowerCase(Locale.ROOT);
+    if (!UUID.matcher(id).matches()) {
+      return unknown(from + " does not hold a UUID: " + printable(id));
+    }
+    String digits = id.replace("-", "");
+    if (digits.chars().allMatch(c -> c == '0') || digits.chars().allMatch(c -> c == 'f')) {
+      return unknown(from + " holds the placeholder UUID " + id);
+    }
+    return new VmId(id, from);
   }
 
   /**

@@ -57,6 +57,24 @@ class VmIdTest {
   }
 
   @Test
+  void givenAsText_isLowerCased_andNeverSwapped() {
+    VmId id = VmId.parse(" 550E8400-E29B-41D4-A716-446655440000\n", "IMDS compute.vmId");
+
+    assertThat(id.value()).isEqualTo("550e8400-e29b-41d4-a716-446655440000");
+    assertThat(id.source()).isEqualTo("IMDS compute.vmId");
+  }
+
+  @Test
+  void givenAsText_placeholderGarbageOrNothing_isUnknown_sayingWhy() {
+    assertThat(VmId.parse("00000000-0000-0000-0000-000000000000", "IMDS").source())
+        .isEqualTo("IMDS holds the placeholder UUID 00000000-0000-0000-0000-000000000000");
+    assertThat(VmId.parse("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "IMDS").isKnown()).isFalse();
+    assertThat(VmId.parse("unknown", "IMDS").source()).contains("does not hold a UUID");
+    assertThat(VmId.parse("", "IMDS").isKnown()).isFalse();
+    assertThat(VmId.parse(null, "IMDS").source()).isEqualTo("IMDS is missing");
+  }
+
+  @Test
   void swap_isItsOwnInverse() {
     String uuid = "550e8400-e29b-41d4-a716-446655440000";
     assertThat(VmId.swapGeneration1(VmId.swapGeneration1(uuid))).isEqualTo(uuid);

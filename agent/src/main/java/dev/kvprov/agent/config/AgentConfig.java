@@ -135,6 +135,14 @@ public final class AgentConfig {
         seconds(ConfigKey.TELEMETRY_LATE_RECORDS_WAIT));
   }
 
+  /**
+   * Whether {@code provision} touches no platform (an image build): the media directory alone, no
+   * IMDS, no wireserver, no marker.
+   */
+  public boolean offline() {
+    return bool(ConfigKey.PROVISIONING_OFFLINE);
+  }
+
   public boolean mediaEnabled() {
     return bool(ConfigKey.MEDIA_ENABLE);
   }

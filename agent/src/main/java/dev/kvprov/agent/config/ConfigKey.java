@@ -37,6 +37,7 @@ enum ConfigKey {
   IMDS_REQUEST_TIMEOUT("imds.request_timeout_secs", Type.SECONDS, 60.0),
   IMDS_RETRY_INTERVAL("imds.retry_interval_secs", Type.SECONDS, 2.0),
   IMDS_TOTAL_RETRY_TIMEOUT("imds.total_retry_timeout_secs", Type.SECONDS, 300.0),
+  PROVISIONING_OFFLINE("provisioning.offline", Type.BOOLEAN, false),
   MEDIA_ENABLE("provisioning_media.enable", Type.BOOLEAN, true),
   MEDIA_DEVICES("provisioning_media.devices", Type.STRING_LIST, List.of("/dev/sr0")),
   PROXY_AGENT_ENABLE("azure_proxy_agent.enable", Type.BOOLEAN, true),

@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The root filesystem provisioning acts on: {@code /} on a VM, or a directory (image pipelines, the
@@ -31,6 +32,32 @@ public record SystemRoot(Path path) {
   /** Whether this is the running system (services may be reloaded, hostnamectl used). */
   public boolean isLive() {
     return path.getParent() == null;
+  }
+
+  /**
+   * Why this live root is not the running system's, if it is not: {@code /} here is not the root
+   * PID 1 sees (a build chroot), judged as {@code systemd-detect-virt --chroot} does, by device and
+   * inode of {@code /} and {@code <proc>/1/root}. A {@code proc} that is not mounted is a chroot
+   * too: no booted system lacks it. When PID 1's root cannot be looked at (not root), nothing is
+   * said; an image root ({@code --root}) is never a chroot.
+   *
+   * @param proc where proc is mounted: {@code /proc}
+   */
+  public Optional<String> chroot(Path proc) {
+    if (!isLive()) {
+      return Optional.empty();
+    }
+    if (!Files.isDirectory(proc.resolve("self"))) {
+      return Optional.of("this is taken for a chroot (" + proc + " is not mounted)");
+    }
+    try {
+      if (Files.isSameFile(path, proc.resolve("1/root"))) {
+        return Optional.empty();
+      }
+    } catch (IOException | SecurityException e) {
+      return Optional.empty(); // PID 1's root is not ours to see: no verdict
+    }
+    return Optional.of("this is a chroot (/ is not the root of PID 1)");
   }
 
   /** Whether this is the running system and systemd manages it (its services can be asked). */

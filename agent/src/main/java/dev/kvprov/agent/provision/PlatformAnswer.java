@@ -53,11 +53,36 @@ public record PlatformAnswer(
     return Preprovisioning.NONE;
   }
 
+  /** Where IMDS's instance comes from: IMDS itself, or what an earlier request of this run got. */
+  interface Instances {
+    ImdsInstance fetch() throws ImdsException, InterruptedException;
+  }
+
   /**
    * @param media the media to read, or null when they are off
    * @param warn told why IMDS was passed over, when it was
    */
   public static PlatformAnswer read(ImdsClient imds, ProvisioningMedia media, Consumer<String> warn)
+      throws ImdsException, OvfException, InterruptedException {
+    return read(imds::fetch, media, warn);
+  }
+
+  /**
+   * The media alone, IMDS never asked ({@code provision --offline}): the answer an image build
+   * gives itself.
+   */
+  static PlatformAnswer offline(ProvisioningMedia media) throws OvfException, InterruptedException {
+    OvfEnvironment env = media.read();
+    return new PlatformAnswer(
+        PlatformData.fromMedia(env),
+        env,
+        Optional.empty(),
+        "ovf",
+        "None",
+        PlatformData.certificateKeys(null, env));
+  }
+
+  static PlatformAnswer read(Instances imds, ProvisioningMedia media, Consumer<String> warn)
       throws ImdsException, OvfException, InterruptedException {
     ImdsInstance instance = null;
     ImdsException imdsFailure = null;

@@ -6,6 +6,7 @@ import dev.kvprov.agent.certs.CertificateKeys;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
+import dev.kvprov.agent.imds.ImdsInstance;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
@@ -49,6 +50,11 @@ import java.util.Set;
  * and a non-zero {@link Exit} code. Telemetry failures never fail the run. Chosen {@link Step}s
  * ({@code --only}, {@code --skip}) run even on a VM reported Ready before, which the platform then
  * hears nothing more about.
+ *
+ * <p>The VM id names the markers: SMBIOS's; without SMBIOS, the one IMDS gave (remembered beside
+ * the markers, so that a later boot is done without asking the network); without either, no marker
+ * at all, and every boot provisions again. An {@link #offline(boolean) offline} run (an image
+ * build) reads the media alone, tells no platform anything, and neither reads nor writes markers.
  */
 public final class ProvisioningRun {
   /** The exit codes of {@code kvprov provision}. */
@@ -99,6 +105,7 @@ public final class ProvisioningRun {
   private final String agentVersion;
   private Set<Step> steps = EnumSet.allOf(Step.class);
   private Optional<List<String>> groups = Optional.empty();
+  private boolean offline;
 
   public ProvisioningRun(
       AgentConfig config,
@@ -130,20 +137,30 @@ public final class ProvisioningRun {
     return this;
   }
 
+  /**
+   * Touches no platform ({@code provision --offline}, an image build): the media alone; no IMDS, no
+   * wireserver (no Ready, no failure, no goal state), no {@code PROVISIONING_REPORT}, no marker
+   * read or written, nothing kept from the media. The image's first boot provisions as any first
+   * boot does (its steps find their work done) and reports Ready.
+   */
+  public ProvisioningRun offline(boolean offline) {
+    this.offline = offline;
+    return this;
+  }
+
   /** Runs, reports, and says how it ended. */
   public Exit run() throws InterruptedException {
-    if (!partial() && state(config, root).next(vmId) == ProvisioningState.Next.NOTHING) {
-      // Every later boot: one record, nothing else.
-      telemetry
-          .logger()
-          .logRecordBuilder()
-          .setSeverity(Severity.INFO)
-          .setBody(ProvisioningStatus.ALREADY_PROVISIONED + " for VM " + vmId + ": nothing to do")
-          .emit();
+    if (!offline
+        && !partial()
+        && state(config, root).next(vmId) == ProvisioningState.Next.NOTHING) {
+      nothingToDo(vmId); // every later boot: one record, nothing else
       return Exit.OK;
     }
     Span span =
         telemetry.tracer().spanBuilder("provision").setAttribute("vm.id", vmId.value()).startSpan();
+    if (offline) {
+      span.setAttribute("offline", true);
+    }
     try (Scope ignored = span.makeCurrent()) {
       milestones(span);
       ResourceDisks.record(root, telemetry.tracer());
@@ -157,11 +174,45 @@ public final class ProvisioningRun {
     }
   }
 
+  private void nothingToDo(VmId id) {
+    telemetry
+        .logger()
+        .logRecordBuilder()
+        .setSeverity(Severity.INFO)
+        .setBody(ProvisioningStatus.ALREADY_PROVISIONED + " for VM " + id + ": nothing to do")
+        .emit();
+  }
+
   private Exit runInSpan(Span span) throws InterruptedException {
+    if (offline) {
+      return runOffline(span);
+    }
     ProvisioningState state = state(config, root);
-    ProvisioningState.Next next = state.next(vmId);
+    AskedOnce first = new AskedOnce(new ImdsClient(config.imds(), telemetry.tracer()));
+    VmId id = vmId;
+    if (!id.isKnown()) {
+      // No SMBIOS (a container, nspawn, an image root): IMDS's id names the markers. Its answer
+      // is kept for provisioning, so IMDS is asked once either way.
+      id = first.vmId();
+      if (!id.isKnown()) {
+        warn(
+            "this VM has no id: SMBIOS gives none and "
+                + id.source()
+                + "; no marker is written, so the next boot provisions again and reports Ready"
+                + " again");
+      } else {
+        span.setAttribute("vm.id", id.value());
+        span.addEvent("SMBIOS gives no VM id: IMDS's compute.vmId names the markers");
+        if (!partial() && state.next(id) == ProvisioningState.Next.NOTHING) {
+          nothingToDo(id);
+          return Exit.OK;
+        }
+      }
+    }
+    boolean learnedFromImds = !vmId.isKnown() && id.isKnown();
+    ProvisioningState.Next next = state.next(id);
     span.setAttribute("next", next.name());
-    if (next == ProvisioningState.Next.REPORT_READY && state.provisionedByAzureInit(vmId)) {
+    if (next == ProvisioningState.Next.REPORT_READY && state.provisionedByAzureInit(id)) {
       span.setAttribute("azure_init.provisioned", true);
       span.addEvent("azure-init provisioned this VM (its marker is there): only Ready is reported");
     }
@@ -169,15 +220,14 @@ public final class ProvisioningRun {
       span.setAttribute(
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
     }
-    PlatformReport platform =
-        new PlatformReport(config.wireserver(), telemetry, vmId, agentVersion);
+    PlatformReport platform = new PlatformReport(config.wireserver(), telemetry, id, agentVersion);
     // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
     // VM does its work); but the platform, told Ready before, hears nothing more of them.
     boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
     String source = "imds";
     if (next == ProvisioningState.Next.PROVISION || partial()) {
       try {
-        source = provision(platform, !reportedBefore);
+        source = provision(platform, !reportedBefore, first);
       } catch (ImdsException e) {
         return fail(
             platform,
@@ -220,8 +270,15 @@ public final class ProvisioningRun {
       if (reportedBefore) {
         return Exit.OK;
       }
+    }
+    // Set up (now, before, or by azure-init): kvprov's own "provisioned" marker says so, whoever
+    // did it, so that its markers are complete whatever Ready's fate.
+    if (id.isKnown() && !state.isMarkedProvisioned(id)) {
       try {
-        state.markProvisioned(vmId);
+        if (learnedFromImds) {
+          state.remember(id); // first: a marker is never found without the id it is named by
+        }
+        state.markProvisioned(id);
       } catch (IOException e) {
         // Bookkeeping: the VM is set up, so it is reported Ready all the same. The next boot sets
         // it up again (every step is safe to rerun) and tries the marker again.
@@ -235,13 +292,18 @@ public final class ProvisioningRun {
       return Exit.REPORT;
     }
     span.addEvent(BootMilestones.EVENT_PREFIX + "ready");
-    try {
-      state.markReportedReady(vmId);
-    } catch (IOException e) {
-      warn(
-          "Ready was reported, but its marker could not be written ("
-              + IoErrors.reason(e)
-              + "): the next boot will report it again");
+    if (id.isKnown()) { // without an id the warning above said it: no marker
+      try {
+        if (learnedFromImds) {
+          state.remember(id);
+        }
+        state.markReportedReady(id);
+      } catch (IOException e) {
+        warn(
+            "Ready was reported, but its marker could not be written ("
+                + IoErrors.reason(e)
+                + "): the next boot will report it again");
+      }
     }
     // Last: whoever waits for the report (kvprov status --wait) finds the markers in place.
     // The platform's support reads where the answer came from when it was not IMDS.
@@ -267,27 +329,80 @@ public final class ProvisioningRun {
     }
   }
 
-  /** Provisions; says where the platform's answer came from ({@code imds} or {@code ovf}). */
-  private String provision(PlatformReport platform, boolean unreported)
+  /**
+   * The offline run: the media, the steps, and one record of how it went. No platform hears of it,
+   * and no {@code PROVISIONING_REPORT} is left in the image's pool (the host could read it at the
+   * image's first boot, before that boot's own run replaces it).
+   */
+  private Exit runOffline(Span span) throws InterruptedException {
+    span.setAttribute("next", ProvisioningState.Next.PROVISION.name());
+    if (partial()) {
+      span.setAttribute(
+          AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
+    }
+    PlatformReport platform =
+        new PlatformReport(config.wireserver(), telemetry, vmId, agentVersion); // never asked
+    Exit exit;
+    String why;
+    try {
+      provision(platform, false, null);
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(Severity.INFO)
+          .setBody(
+              "provisioned offline from the media: no platform was told, no marker written; the"
+                  + " first boot provisions again and reports Ready")
+          .emit();
+      return Exit.OK;
+    } catch (OvfException e) {
+      exit = Exit.MEDIA;
+      why = "Failed to read provisioning media: " + e.getMessage();
+    } catch (ProvisioningException e) {
+      exit = Exit.of(e.step());
+      why = e.reason() + ": " + e.detail();
+    } catch (ImdsException | PoolNotReady | PreprovisioningException e) {
+      throw new IllegalStateException("an offline run asked the platform", e);
+    } catch (RuntimeException e) {
+      exit = Exit.INTERNAL;
+      why = "Provisioning failed unexpectedly: " + e;
+    }
+    org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).error(why); // KVP, stderr: no report
+    span.setStatus(StatusCode.ERROR, why);
+    return exit;
+  }
+
+  /**
+   * Provisions; says where the platform's answer came from ({@code imds} or {@code ovf}).
+   *
+   * @param first IMDS, asked at most once for this answer; unused offline
+   */
+  private String provision(PlatformReport platform, boolean unreported, AskedOnce first)
       throws ImdsException,
           OvfException,
           ProvisioningException,
           PreprovisioningException,
           PoolNotReady,
           InterruptedException {
-    ImdsClient imds = new ImdsClient(config.imds(), telemetry.tracer());
-    PlatformAnswer answer =
-        PlatformAnswer.read(imds, config.mediaEnabled() ? media : null, this::passedOver);
-    if (unreported && !partial()) {
-      // Only a first, whole run waits in a pool: chosen steps, or a VM the platform was told
-      // Ready for, were handed over long ago.
-      answer = handedOver(answer, imds, platform);
-    } else if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
-      warn("the media still say pre-provisioned, but this VM was handed over before");
+    PlatformAnswer answer;
+    if (offline) {
+      answer = PlatformAnswer.offline(media);
+      if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
+        warn("the media say pre-provisioned, which an offline run does not wait for");
+      }
+    } else {
+      answer = PlatformAnswer.read(first, config.mediaEnabled() ? media : null, this::passedOver);
+      if (unreported && !partial()) {
+        // Only a first, whole run waits in a pool: chosen steps, or a VM the platform was told
+        // Ready for, were handed over long ago.
+        answer = handedOver(answer, first.imds, platform);
+      } else if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
+        warn("the media still say pre-provisioned, but this VM was handed over before");
+      }
     }
     WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
-    if (unreported && config.reportInProgress()) {
+    if (!offline && unreported && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
       } catch (WireserverException e) {
@@ -305,14 +420,22 @@ public final class ProvisioningRun {
         env.maskIn(telemetry.redactor());
       }
       answer.userData().ifPresent(telemetry.redactor()::register);
-      KeptMedia.keep(
-          root.resolve(config.stateDirectory().toString()),
-          env,
-          answer.userData(),
-          telemetry.tracer());
+      if (!offline) {
+        // An image must not carry the media it was built with (the custom data) into its VMs.
+        KeptMedia.keep(
+            root.resolve(config.stateDirectory().toString()),
+            env,
+            answer.userData(),
+            telemetry.tracer());
+      }
       PlatformData data = answer.data();
       List<SshKey> keys = new java.util.ArrayList<>(data.keys());
-      if (!answer.certificateKeys().isEmpty() && steps.contains(Step.SSH_KEYS)) {
+      if (offline && !answer.certificateKeys().isEmpty() && steps.contains(Step.SSH_KEYS)) {
+        warn(
+            answer.certificateKeys().size()
+                + " SSH key(s) of the media come as certificates from the wireserver, which an"
+                + " offline run does not ask: the first boot adds them");
+      } else if (!answer.certificateKeys().isEmpty() && steps.contains(Step.SSH_KEYS)) {
         // Only here is Bouncy Castle loaded: the common boot never pays for it.
         keys.addAll(
             CertificateKeys.resolve(answer.certificateKeys(), wireserver, telemetry.tracer()));
@@ -440,6 +563,44 @@ public final class ProvisioningRun {
     return new ProvisioningState(
         root.resolve(config.stateDirectory().toString()),
         root.resolve(config.azureInitDataDirectory().toString()));
+  }
+
+  /**
+   * IMDS asked once: the VM id (when SMBIOS has none) and provisioning read the same answer, or the
+   * same failure. A pre-provisioned VM's second reading, after the hand-over, asks anew.
+   */
+  private static final class AskedOnce implements PlatformAnswer.Instances {
+    final ImdsClient imds;
+    private ImdsInstance instance;
+    private ImdsException failure;
+
+    AskedOnce(ImdsClient imds) {
+      this.imds = imds;
+    }
+
+    @Override
+    public ImdsInstance fetch() throws ImdsException, InterruptedException {
+      if (instance == null && failure == null) {
+        try {
+          instance = imds.fetch();
+        } catch (ImdsException e) {
+          failure = e;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      return instance;
+    }
+
+    /** IMDS's {@code compute.vmId}, checked; unknown, saying why, when there is none to use. */
+    VmId vmId() throws InterruptedException {
+      try {
+        return VmId.parse(fetch().compute().vmId(), "IMDS's compute.vmId");
+      } catch (ImdsException e) {
+        return new VmId(VmId.UNKNOWN, "IMDS gave no answer (" + e.getMessage() + ")");
+      }
+    }
   }
 
   /** The pool was not told Ready: like any Ready that did not arrive, exit 20. */

@@ -50,6 +50,7 @@ public final class AzureSimulator implements AutoCloseable {
             return t;
           });
   private final AtomicInteger imdsRequests = new AtomicInteger();
+  private final AtomicInteger requests = new AtomicInteger();
   private final AtomicInteger healthRequests = new AtomicInteger();
   private final AtomicInteger reprovisionRequests = new AtomicInteger();
   private final java.util.concurrent.atomic.AtomicBoolean handedOver =
@@ -81,6 +82,12 @@ public final class AzureSimulator implements AutoCloseable {
     wireserver = HttpServer.create(loopback, 0);
     imds.setExecutor(executor);
     wireserver.setExecutor(executor);
+    imds.createContext(
+        "/",
+        exchange -> {
+          requests.incrementAndGet();
+          send(exchange, 404, "text/plain", "Not Found");
+        });
     imds.createContext("/metadata/instance", this::instance);
     imds.createContext("/metadata/reprovisiondata", this::reprovisionData);
     wireserver.createContext("/", this::wireserverRequest);
@@ -189,6 +196,11 @@ public final class AzureSimulator implements AutoCloseable {
     return scenario;
   }
 
+  /** How many requests of any kind, to IMDS or the wireserver, arrived so far. */
+  public int requests() {
+    return requests.get();
+  }
+
   /** How many IMDS requests arrived so far. */
   public int imdsRequests() {
     return imdsRequests.get();
@@ -209,6 +221,7 @@ public final class AzureSimulator implements AutoCloseable {
   }
 
   private void instance(HttpExchange exchange) throws IOException {
+    requests.incrementAndGet();
     int n = imdsRequests.incrementAndGet();
     if (!"true".equals(exchange.getRequestHeaders().getFirst("Metadata"))) {
       send(exchange, 400, "text/plain", "Required metadata header not specified");
@@ -279,6 +292,7 @@ public final class AzureSimulator implements AutoCloseable {
    * VM, which is never handed over.
    */
   private void reprovisionData(HttpExchange exchange) throws IOException {
+    requests.incrementAndGet();
     int n = reprovisionRequests.incrementAndGet();
     if (!"true".equals(exchange.getRequestHeaders().getFirst("Metadata"))) {
       send(exchange, 400, "text/plain", "Required metadata header not specified");
@@ -324,6 +338,7 @@ public final class AzureSimulator implements AutoCloseable {
   }
 
   private void wireserverRequest(HttpExchange exchange) throws IOException {
+    requests.incrementAndGet();
     String path = exchange.getRequestURI().getPath();
     String query =
         exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();

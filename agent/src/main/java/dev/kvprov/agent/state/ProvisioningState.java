@@ -21,7 +21,12 @@ import java.util.Optional;
  * <p>A VM azure-init provisioned (its {@code <vm id>.provisioned} in its data directory) is not
  * provisioned again: azure-init writes that marker before it reports Ready and keeps no record of
  * the report, so such a VM is reported Ready once more (harmless to a VM the platform already knows
- * Ready) and kvprov's own Ready marker ends it there.
+ * Ready) and kvprov's own markers end it there.
+ *
+ * <p>Without SMBIOS (a container, systemd-nspawn, an image root with an empty {@code sys/}) the id
+ * is the one IMDS gave, remembered in {@code vm-id} beside the markers, so that a later boot knows
+ * it is done without asking the network. No marker is ever written without an id: {@code
+ * unknown.ready} would stand for every VM at once.
  */
 public final class ProvisioningState {
   /** What this boot has to do. */
@@ -46,6 +51,38 @@ public final class ProvisioningState {
   public ProvisioningState(Path directory, Path azureInitDirectory) {
     this.directory = directory;
     this.azureInitDirectory = Optional.of(azureInitDirectory);
+  }
+
+  /** The file that remembers the VM id IMDS gave, for machines without SMBIOS. */
+  public static final String REMEMBERED_ID = "vm-id";
+
+  /**
+   * The VM id to go by: SMBIOS's when it has one; else the one IMDS gave an earlier boot, when it
+   * was remembered; else {@code smbios} (unknown) as it is.
+   */
+  public VmId vmId(VmId smbios) {
+    if (smbios.isKnown()) {
+      return smbios;
+    }
+    Path file = directory.resolve(REMEMBERED_ID);
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException | RuntimeException e) {
+      return smbios; // never remembered (or unreadable): IMDS will be asked
+    }
+    VmId remembered = VmId.parse(text, "IMDS compute.vmId of an earlier boot, in " + file);
+    return remembered.isKnown() ? remembered : smbios;
+  }
+
+  /**
+   * Remembers the id IMDS gave, for a machine without SMBIOS; written before the markers, so that a
+   * marker is never found without the id it belongs to.
+   */
+  public void remember(VmId fromImds) throws IOException {
+    requireKnown(fromImds);
+    AtomicFiles.write(
+        directory.resolve(REMEMBERED_ID), fromImds.value() + "\n", "rw-------", -1, -1);
   }
 
   public Next next(VmId vmId) {
@@ -74,18 +111,38 @@ public final class ProvisioningState {
             directory.resolve(vmId.value().toUpperCase(java.util.Locale.ROOT) + ".provisioned"));
   }
 
+  /**
+   * @throws IOException also when the id is unknown: no marker is written for it
+   */
   public void markProvisioned(VmId vmId) throws IOException {
+    requireKnown(vmId);
     write(marker(vmId, "provisioned"));
   }
 
+  /**
+   * @throws IOException also when the id is unknown: no marker is written for it
+   */
   public void markReportedReady(VmId vmId) throws IOException {
+    requireKnown(vmId);
     write(marker(vmId, "ready"));
+  }
+
+  /** Whether kvprov's own "provisioned" marker for this id is there. */
+  public boolean isMarkedProvisioned(VmId vmId) {
+    return vmId.isKnown() && Files.exists(marker(vmId, "provisioned"));
+  }
+
+  private static void requireKnown(VmId vmId) throws IOException {
+    if (!vmId.isKnown()) {
+      throw new IOException("there is no VM id to name it by (" + vmId.source() + ")");
+    }
   }
 
   /** Forgets everything recorded for this VM id ({@code kvprov clean}). */
   public void clear(VmId vmId) throws IOException {
     Files.deleteIfExists(marker(vmId, "provisioned"));
     Files.deleteIfExists(marker(vmId, "ready"));
+    Files.deleteIfExists(directory.resolve(REMEMBERED_ID));
   }
 
   Path marker(VmId vmId, String kind) {

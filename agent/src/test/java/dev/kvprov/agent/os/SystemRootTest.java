@@ -13,6 +13,41 @@ import org.junit.jupiter.api.io.TempDir;
 class SystemRootTest {
   @TempDir Path dir;
 
+  /** A proc whose PID 1 has {@code root} for its root, as the kernel's magic link shows it. */
+  private Path proc(Path pid1Root) throws Exception {
+    Path proc = Files.createDirectories(dir.resolve("proc"));
+    Files.createDirectories(proc.resolve("self"));
+    Files.createDirectories(proc.resolve("1"));
+    Files.createSymbolicLink(proc.resolve("1/root"), pid1Root);
+    return proc;
+  }
+
+  @Test
+  void slash_isAChroot_whenPid1SeesAnotherRoot() throws Exception {
+    Path proc = proc(Files.createDirectories(dir.resolve("host-root")));
+
+    assertThat(SystemRoot.live().chroot(proc))
+        .hasValue("this is a chroot (/ is not the root of PID 1)");
+  }
+
+  @Test
+  void slash_isTheRunningSystem_whenPid1SeesTheSameRoot() throws Exception {
+    assertThat(SystemRoot.live().chroot(proc(Path.of("/")))).isEmpty();
+  }
+
+  @Test
+  void slash_isTakenForAChroot_whenProcIsNotMounted() {
+    assertThat(SystemRoot.live().chroot(dir.resolve("empty-proc")))
+        .hasValueSatisfying(why -> assertThat(why).contains("is not mounted"));
+  }
+
+  @Test
+  void anImageRoot_isNeverAChroot() throws Exception {
+    Path proc = proc(Files.createDirectories(dir.resolve("host-root")));
+
+    assertThat(new SystemRoot(dir).chroot(proc)).isEmpty();
+  }
+
   @Test
   void anAbsoluteLink_pointsIntoTheImage_notToThisMachine() throws Exception {
     Path image = Files.createDirectories(dir.resolve("image"));

@@ -65,6 +65,38 @@ class ProvisioningStateTest {
   }
 
   @Test
+  void anUnknownVmId_getsNoMarker_neverUnknownReady() throws Exception {
+    ProvisioningState state = new ProvisioningState(dir);
+    VmId unknown = new VmId(VmId.UNKNOWN, "no SMBIOS");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> state.markReportedReady(unknown))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("there is no VM id to name it by (no SMBIOS)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> state.markProvisioned(unknown))
+        .isInstanceOf(java.io.IOException.class);
+    try (var files = Files.list(dir)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void withoutSmbios_theIdImdsGave_isRemembered_andSmbiosAlwaysWins() throws Exception {
+    ProvisioningState state = new ProvisioningState(dir);
+    VmId none = new VmId(VmId.UNKNOWN, "no SMBIOS");
+    assertThat(state.vmId(none)).isEqualTo(none);
+
+    state.remember(CLONE);
+
+    assertThat(state.vmId(none).value()).isEqualTo(CLONE.value());
+    assertThat(state.vmId(VM)).isEqualTo(VM);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("vm-id"))))
+        .isEqualTo("rw-------");
+
+    Files.writeString(dir.resolve("vm-id"), "00000000-0000-0000-0000-000000000000\n");
+    assertThat(state.vmId(none)).as("a placeholder is no id").isEqualTo(none);
+  }
+
+  @Test
   void anUnknownVmId_alwaysProvisions_andClearForgets() throws Exception {
     ProvisioningState state = new ProvisioningState(dir);
     assertThat(state.next(new VmId(VmId.UNKNOWN, "unreadable")))
