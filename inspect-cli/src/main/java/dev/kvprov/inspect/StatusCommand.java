@@ -153,8 +153,8 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * kvprov's markers of this VM (its id as DMI gives it): on the running system or a rescued disk
-   * only; a file or an export copied from elsewhere has none here.
+   * kvprov's markers of this VM (its id as DMI gives it, else as kvprov remembered IMDS's): on the
+   * running system or a rescued disk only; a file or an export copied from elsewhere has none here.
    */
   private List<String> markers() {
     if (!isLive() && input.source.root == null) {
@@ -164,8 +164,31 @@ final class StatusCommand implements Callable<Integer> {
         input.source != null && input.source.root != null ? input.source.root : Path.of("/");
     // on the running system, this VM's only (an image may carry the VM it was captured from);
     // a rescued disk's are its own VM's
-    return ProvisioningStatus.markers(
-        root.resolve("var/lib/kvprov"), isLive() ? dev.kvprov.kvp.VmId.read(root).value() : null);
+    Path state = root.resolve("var/lib/kvprov");
+    return ProvisioningStatus.markers(state, isLive() ? vmId(root, state).value() : null);
+  }
+
+  /**
+   * This VM's id: DMI's; without DMI (a container, systemd-nspawn) the one IMDS gave, which kvprov
+   * remembers in its state directory's {@code vm-id}.
+   */
+  private static dev.kvprov.kvp.VmId vmId(Path root, Path state) {
+    dev.kvprov.kvp.VmId smbios = dev.kvprov.kvp.VmId.read(root);
+    if (smbios.isKnown()) {
+      return smbios;
+    }
+    Path remembered = state.resolve("vm-id");
+    try {
+      if (Files.isRegularFile(remembered, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && Files.size(remembered) < 256) {
+        dev.kvprov.kvp.VmId id =
+            dev.kvprov.kvp.VmId.parse(Files.readString(remembered), remembered.toString());
+        return id.isKnown() ? id : smbios;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // unreadable: as if never remembered
+    }
+    return smbios;
   }
 
   private void print(ProvisioningStatus v) {
