@@ -171,6 +171,28 @@ class PackageIT {
       assertThat(page.exit()).as(name).isZero();
       assertThat(page.output()).as(name).contains("NAME", command + " - ", "SYNOPSIS", "OPTIONS");
     }
+    // examples keep their lines and indentation at 80 columns, as --help prints them: one
+    // longer than the page overflows rather than wrapping into the next
+    String kvp =
+        run(List.of("env", "MANWIDTH=80", "man", "-l", pages.resolve("kvp.1.gz").toString()), 60)
+            .output();
+    assertThat(kvp)
+        .containsPattern("(?m)^ +kvp report {24}did provisioning succeed, and if not, why$")
+        .containsPattern(
+            "(?m)^ +kvp doctor --root /mnt/rescued {4}a rescued disk.s pools and archives checked$");
+    String metadata =
+        run(
+                List.of(
+                    "env",
+                    "MANWIDTH=80",
+                    "man",
+                    "-l",
+                    pages.resolve("kvprov-metadata.1.gz").toString()),
+                60)
+            .output();
+    assertThat(metadata)
+        .containsPattern(
+            "(?m)^( +)kvprov metadata --hostname /run/kvprov/hostname \\\\\n\\1    --attributes /run/metadata/kvprov$");
     // what --help prints under the options (exit statuses, examples) is in the pages too
     for (String root : List.of("kvprov.1.gz", "kvp.1.gz", "kvprov-provision.1.gz")) {
       assertThat(run(List.of("man", "-l", pages.resolve(root).toString()), 60).output())
