@@ -283,6 +283,8 @@ class PackageIT {
     assertThat(install.exit()).as(install.output()).isZero();
     Map<String, String> step = sections(install.output());
     assertThat(step.get("dpkg --install")).contains("Setting up kvprov");
+    // the postinst's JVM runs (the archives) leave nothing in root's home or /tmp of the image
+    assertThat(step.get("left behind")).isEmpty();
     assertThat(step.get("dpkg --status")).contains("Status: install ok installed");
     assertThat(step.get("files"))
         .contains("700 " + work.resolve("root/var/lib/kvprov"))
