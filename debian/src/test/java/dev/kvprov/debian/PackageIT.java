@@ -91,6 +91,9 @@ class PackageIT {
         // state is made by the postinst (0700, which lintian would flag in the package's data)
         .doesNotContain("./var/lib/kvprov");
     assertThat(conffiles.strip()).isEqualTo("/etc/kvprov/kvprov.toml");
+    assertThat(run(List.of("dpkg-deb", "--info", DEB.toString()), 60).output())
+        .containsPattern("(?m)^ .* prerm +#!/bin/sh$")
+        .containsPattern("(?m)^ .* postrm +#!/bin/sh$");
     assertThat(field("Depends"))
         .startsWith("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
     // an SSH server is suggested only: recommending it installs one (and, through its own
@@ -323,6 +326,7 @@ class PackageIT {
     assertThat(step.get("kvp report")).contains("result     success");
     assertThat(step.get("dpkg --purge"))
         .contains("Purging configuration files for kvprov")
+        .contains("var/cache/kvprov': No such file or directory")
         .contains("var/lib/kvprov': No such file or directory");
     assertThat(step).containsKey("done");
     assertThat(Files.exists(Path.of("/usr/share/kvprov")))
