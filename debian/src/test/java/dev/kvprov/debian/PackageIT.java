@@ -350,5 +350,12 @@ class PackageIT {
         assertThat(contents).contains("./lib/systemd/system/" + unit.getFileName());
       }
     }
+    // the boot test's drop-ins lift the units' Azure guards: never in the package
+    try (var testOnly = Files.list(REPO.resolve("debian/src/test/nspawn"))) {
+      for (Path file : testOnly.toList()) {
+        assertThat(contents).doesNotContain("/" + file.getFileName() + "\n");
+      }
+    }
+    assertThat(contents).doesNotContain(".service.d/");
   }
 }
