@@ -29,6 +29,9 @@ mount --rbind /dev "$root/dev"
 echo "== dpkg --install"
 # The package's dependencies are this machine's (borrowed /usr), not in the root's database.
 dpkg --root="$root" --force-depends --install "$deb" 2>&1
+echo "== left behind"
+# what the postinst's JVM runs wrote outside the package's directories (root's home, /tmp)
+find "$root/root" "$root/tmp" -mindepth 1 2>/dev/null || true
 echo "== dpkg --status"
 dpkg --root="$root" --status kvprov | grep -E '^(Status|Version|Conffiles)' -A1
 echo "== files"

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -87,7 +88,7 @@ final class PackageDocs {
         String name = page.getFileName().toString().replaceFirst("\\.adoc$", ".1");
         String troff =
             asciidoctor.convert(
-                Files.readString(page),
+                preformattedFooters(Files.readString(page)),
                 Options.builder()
                     .backend("manpage")
                     .safe(SafeMode.SAFE)
@@ -105,6 +106,52 @@ final class PackageDocs {
         Files.write(man.resolve(name + ".gz"), gzip(troff.getBytes(UTF_8)));
       }
     }
+  }
+
+  /**
+   * Keeps the footers' indented lines (examples, and what continues them) as {@code --help} shows
+   * them: picocli writes a footer as a {@code [%hardbreaks]} paragraph, which troff fills, so that
+   * an example longer than the terminal wraps into the next and its indentation is lost. Each run
+   * of indented lines there becomes a literal block (troff's {@code .nf}/{@code .fi}, indented by
+   * the page itself, so less their common indentation); the lines around it stay paragraphs.
+   */
+  static String preformattedFooters(String adoc) {
+    StringBuilder out = new StringBuilder();
+    List<String> block = new ArrayList<>();
+    boolean hardbreaks = false;
+    for (String line : adoc.split("\n", -1)) {
+      if (hardbreaks && !line.isBlank() && Character.isWhitespace(line.charAt(0))) {
+        block.add(line);
+        continue;
+      }
+      if (!block.isEmpty()) {
+        literal(block, out);
+        if (!line.isBlank()) {
+          out.append("[%hardbreaks]\n");
+        }
+      }
+      if (line.equals("[%hardbreaks]")) {
+        hardbreaks = true;
+      } else if (line.isBlank()) {
+        hardbreaks = false;
+      }
+      out.append(line).append('\n');
+    }
+    literal(block, out);
+    return out.substring(0, out.length() - 1);
+  }
+
+  /** Writes the lines as a literal block, less their common indentation, and empties the list. */
+  private static void literal(List<String> lines, StringBuilder out) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    int indent =
+        lines.stream().mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+    out.append("\n....\n");
+    lines.forEach(l -> out.append(l.substring(indent)).append('\n'));
+    out.append("....\n\n");
+    lines.clear();
   }
 
   /** The date of the changelog's latest entry, as yyyy-mm-dd. */

@@ -91,6 +91,9 @@ class PackageIT {
         // state is made by the postinst (0700, which lintian would flag in the package's data)
         .doesNotContain("./var/lib/kvprov");
     assertThat(conffiles.strip()).isEqualTo("/etc/kvprov/kvprov.toml");
+    assertThat(run(List.of("dpkg-deb", "--info", DEB.toString()), 60).output())
+        .containsPattern("(?m)^ .* prerm +#!/bin/sh$")
+        .containsPattern("(?m)^ .* postrm +#!/bin/sh$");
     assertThat(field("Depends"))
         .startsWith("default-jre-headless (>= 2:1.17) | java17-runtime-headless");
     // an SSH server is suggested only: recommending it installs one (and, through its own
@@ -171,6 +174,28 @@ class PackageIT {
       assertThat(page.exit()).as(name).isZero();
       assertThat(page.output()).as(name).contains("NAME", command + " - ", "SYNOPSIS", "OPTIONS");
     }
+    // examples keep their lines and indentation at 80 columns, as --help prints them: one
+    // longer than the page overflows rather than wrapping into the next
+    String kvp =
+        run(List.of("env", "MANWIDTH=80", "man", "-l", pages.resolve("kvp.1.gz").toString()), 60)
+            .output();
+    assertThat(kvp)
+        .containsPattern("(?m)^ +kvp report {24}did provisioning succeed, and if not, why$")
+        .containsPattern(
+            "(?m)^ +kvp doctor --root /mnt/rescued {4}a rescued disk.s pools and archives checked$");
+    String metadata =
+        run(
+                List.of(
+                    "env",
+                    "MANWIDTH=80",
+                    "man",
+                    "-l",
+                    pages.resolve("kvprov-metadata.1.gz").toString()),
+                60)
+            .output();
+    assertThat(metadata)
+        .containsPattern(
+            "(?m)^( +)kvprov metadata --hostname /run/kvprov/hostname \\\\\n\\1    --attributes /run/metadata/kvprov$");
     // what --help prints under the options (exit statuses, examples) is in the pages too
     for (String root : List.of("kvprov.1.gz", "kvp.1.gz", "kvprov-provision.1.gz")) {
       assertThat(run(List.of("man", "-l", pages.resolve(root).toString()), 60).output())
@@ -261,6 +286,8 @@ class PackageIT {
     assertThat(install.exit()).as(install.output()).isZero();
     Map<String, String> step = sections(install.output());
     assertThat(step.get("dpkg --install")).contains("Setting up kvprov");
+    // the postinst's JVM runs (the archives) leave nothing in root's home or /tmp of the image
+    assertThat(step.get("left behind")).isEmpty();
     assertThat(step.get("dpkg --status")).contains("Status: install ok installed");
     assertThat(step.get("files"))
         .contains("700 " + work.resolve("root/var/lib/kvprov"))
@@ -299,6 +326,7 @@ class PackageIT {
     assertThat(step.get("kvp report")).contains("result     success");
     assertThat(step.get("dpkg --purge"))
         .contains("Purging configuration files for kvprov")
+        .contains("var/cache/kvprov': No such file or directory")
         .contains("var/lib/kvprov': No such file or directory");
     assertThat(step).containsKey("done");
     assertThat(Files.exists(Path.of("/usr/share/kvprov")))
@@ -322,5 +350,12 @@ class PackageIT {
         assertThat(contents).contains("./lib/systemd/system/" + unit.getFileName());
       }
     }
+    // the boot test's drop-ins lift the units' Azure guards: never in the package
+    try (var testOnly = Files.list(REPO.resolve("debian/src/test/nspawn"))) {
+      for (Path file : testOnly.toList()) {
+        assertThat(contents).doesNotContain("/" + file.getFileName() + "\n");
+      }
+    }
+    assertThat(contents).doesNotContain(".service.d/");
   }
 }
