@@ -123,7 +123,7 @@ class DemoCommandTest {
   void aFailureScenario_endsInSeconds_withTheFailureExitCodeAndReport() throws Exception {
     String[] result = demo("imds-down-no-media");
 
-    assertThat(result[0]).isEqualTo("10");
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("10");
     assertThat(result[1])
         .contains("imds.fetch  FAILED: no usable answer from IMDS")
         .contains("result=error|reason=Failed to fetch instance metadata")
