@@ -235,6 +235,13 @@ class CloudInitInteropTest {
       cloudInit.awaitSuccess(120);
     }
 
+    PoolSnapshot before = pool.read();
+    assertThat(before.entries()).hasSize(11).allMatch(PoolEntry::intact);
+    assertThat(before.entries().subList(1, 11)).allMatch(e -> e.key().startsWith("CLOUD_INIT|"));
+    assertThat(before.problems())
+        .singleElement()
+        .satisfies(p -> assertThat(p.offset()).isEqualTo(RecordCodec.RECORD_SIZE));
+
     pool.append(PeerRecords.record("kvprov", 1));
 
     PoolSnapshot after = pool.read();
