@@ -15,9 +15,20 @@ import java.util.Optional;
  * <p>A writer that dies mid-write leaves part of a record. If nobody writes after it, that part is
  * the file's tail. If others append after it (cloud-init does not check), it sits in the middle and
  * every later record is off the 2,560-byte grid: read on the grid, they are all garbage. So the
- * part is looked for: the first slot on the grid that is not a well-formed record, after which the
- * slots shifted by the part's length are well-formed again. When no such place is found, the part
- * is the tail.
+ * part is looked for: the first place on the grid after which the slots shifted by the part's
+ * length are well-formed again. When no such place is found, the part is the tail. The slots before
+ * it need not be well-formed: a whole record with garbage after a NUL (Microsoft's old {@code
+ * kvp_client} leaves some) is no reason to lose the records after the part.
+ *
+ * <p>The first such place, not the place of the first slot that is not well-formed: the part and
+ * the start of the record after it can read as one well-formed slot (a part that ends inside a
+ * value of 1,536 bytes or more, followed by a key short enough to end with a NUL before the slot
+ * does; or any part followed by a record with an empty value, as azure-init's DIAG starts are).
+ * Cutting after that slot would keep it as a junk record and cut away part of the next. A record
+ * read off the grid is never well-formed (the NUL that ends a record and the key that starts the
+ * next fall in one field), except when the part is exactly 2,048 bytes and a value is empty, so the
+ * first place whose shifted slots are all well-formed is where the part begins. The one layout no
+ * rule can tell apart (docs/kvp-format.md, "A torn record") is resolved the same way.
  *
  * @param offset where the part begins
  * @param length its length, the file's size modulo 2,560
@@ -68,11 +79,8 @@ record TornRecord(long offset, int length) {
     long tail = size - length;
     ByteBuffer slot = ByteBuffer.allocate(RECORD_SIZE);
     for (long at = 0; at < tail; at += RECORD_SIZE) {
-      if (!wellFormed(read(slots, slot, at))) {
-        return Optional.of(
-            confirmed(slots, slot, at + length, size)
-                ? new TornRecord(at, length)
-                : new TornRecord(tail, length));
+      if (confirmed(slots, slot, at + length, size)) {
+        return Optional.of(new TornRecord(at, length));
       }
     }
     return Optional.of(new TornRecord(tail, length));

@@ -9,7 +9,9 @@ import dev.kvprov.fixtures.HostTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The real cloud-init 22.4.2 KVP handler (Debian 12's, unpacked by {@code .ci/setup-cloud-init.sh})
@@ -190,6 +194,72 @@ class CloudInitInteropTest {
     assertThat(pool.read().problems()).isEmpty();
     assertThat(keys).hasSize(12).startsWith("kvprov|0").endsWith("kvprov|2");
     // cloud-init's own reader, on the grid again, sees every record too.
+    assertThat(keysAsCloudInitReadsThem(file)).containsExactlyElementsOf(keys);
+  }
+
+  /**
+   * A record of ours cut short after its value's last byte (the key field and the value written,
+   * not the NULs after it) or inside its value, then ten records of cloud-init's real handler, then
+   * our next write: of each size class, up to the longest value a field holds.
+   */
+  @ParameterizedTest(name = "value of {0} bytes, cut after {1}")
+  @CsvSource({
+    "0, 512",
+    "1000, 1512",
+    "1535, 2047",
+    "1536, 2048",
+    "1536, 1800",
+    "1800, 2312",
+    "2047, 2559",
+    "2047, 2100"
+  })
+  void ourLongRecordCutShort_thenCloudInit_thenOurAppend_keepsEveryRecordOnce(
+      int valueBytes, int cut) throws Exception {
+    Path file = dir.resolve(".kvp_pool_1");
+    PoolFile pool = PoolFile.builder().file(file).limits(KvpLimits.WIRE).build();
+    pool.append(PeerRecords.record("kvprov", 0));
+    KvpRecord torn = new KvpRecord("kvprov|torn", "v".repeat(valueBytes));
+    byte[] cutShort = Arrays.copyOf(RecordCodec.encode(torn, KvpLimits.WIRE), cut);
+    Files.write(file, cutShort, StandardOpenOption.APPEND);
+    try (Peers.Peer cloudInit =
+        Peers.start(
+            List.of(
+                Peers.PYTHON,
+                Fixtures.path(Fixtures.CLOUD_INIT_DRIVER).toString(),
+                "events",
+                distPackages.toString(),
+                file.toString(),
+                "5"))) {
+      cloudInit.expectLine("ready");
+      cloudInit.send("go");
+      cloudInit.awaitSuccess(120);
+    }
+
+    PoolSnapshot before = pool.read();
+    assertThat(before.entries()).hasSize(11).allMatch(PoolEntry::intact);
+    assertThat(before.entries().subList(1, 11)).allMatch(e -> e.key().startsWith("CLOUD_INIT|"));
+    assertThat(before.problems())
+        .singleElement()
+        .satisfies(p -> assertThat(p.offset()).isEqualTo(RecordCodec.RECORD_SIZE));
+
+    pool.append(PeerRecords.record("kvprov", 1));
+
+    PoolSnapshot after = pool.read();
+    assertThat(after.problems()).isEmpty();
+    List<String> keys = after.entries().stream().map(PoolEntry::key).toList();
+    assertThat(keys).hasSize(12).startsWith("kvprov|0").endsWith("kvprov|1");
+    ObjectMapper json = new ObjectMapper();
+    List<String> events = new ArrayList<>();
+    for (PoolEntry entry : after.entries().subList(1, 11)) {
+      assertThat(entry.key()).startsWith("CLOUD_INIT|");
+      JsonNode event = json.readTree(entry.value());
+      events.add(event.get("type").asText() + " " + event.get("name").asText());
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      expected.addAll(List.of("start interop/step-" + i, "finish interop/step-" + i));
+    }
+    assertThat(events).containsExactlyElementsOf(expected);
     assertThat(keysAsCloudInitReadsThem(file)).containsExactlyElementsOf(keys);
   }
 

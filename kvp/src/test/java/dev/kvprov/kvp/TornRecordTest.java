@@ -93,4 +93,28 @@ class TornRecordTest {
             PeerRecords.record("c", 0).key(),
             PeerRecords.record("d", 0).key());
   }
+
+  @Test
+  void aRecordWithGarbageAfterItsNul_beforeThePart_hidesNoRecordAfterIt() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(RecordCodec.encode(PeerRecords.record("a", 0), KvpLimits.WIRE));
+    byte[] oldClient = RecordCodec.encode(PeerRecords.record("kvp_client", 0), KvpLimits.WIRE);
+    oldClient[2000] = 'x'; // whole, but garbage after the value's NUL, as the old kvp_client left
+    bytes.writeBytes(oldClient);
+    byte[] cut = RecordCodec.encode(PeerRecords.record("kvprov", 3), KvpLimits.WIRE);
+    bytes.writeBytes(Arrays.copyOf(cut, 700));
+    for (int i = 0; i < 10; i++) {
+      bytes.writeBytes(RecordCodec.encode(PeerRecords.record("cloud-init", i), KvpLimits.WIRE));
+    }
+    Path file = dir.resolve(".kvp_pool_1");
+    Files.write(file, bytes.toByteArray());
+    PoolFile pool = PoolFile.builder().file(file).build();
+
+    assertThat(keys(pool.read()).subList(2, 12)).allMatch(k -> k.startsWith("cloud-init|"));
+    pool.append(PeerRecords.record("d", 0));
+
+    List<String> keys = keys(pool.read());
+    assertThat(keys).hasSize(13).startsWith("a|0", "kvp_client|0").endsWith("d|0");
+    assertThat(keys.subList(2, 12)).allMatch(k -> k.startsWith("cloud-init|"));
+  }
 }
