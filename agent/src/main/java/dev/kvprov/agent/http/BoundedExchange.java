@@ -130,13 +130,19 @@ public final class BoundedExchange {
         throw new InterruptedException();
       }
       return new Answer(status, headers(connection), bytes);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      // HttpURLConnection's disconnect() from the watchdog races the exchange it ends: the
+      // exchange may then fail with a NullPointerException from inside the JDK, not an
+      // IOException. Either way the time limit passed; any other such failure is the exchange's.
       if (expired.get() || e instanceof SocketTimeoutException) {
         connection.disconnect();
         throw new HttpTimeoutException(
             (answered ? "no complete answer" : "no answer") + " within " + Deadline.seconds(limit));
       }
-      throw e;
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException("the HTTP exchange failed: " + e, e);
     } finally {
       watchdog.cancel(false);
     }

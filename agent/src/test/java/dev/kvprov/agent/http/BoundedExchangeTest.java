@@ -88,6 +88,60 @@ class BoundedExchangeTest {
     }
   }
 
+  /**
+   * The watchdog's close can land anywhere in an exchange: while it connects, sends, or reads the
+   * status line. Wherever it lands, the exchange ends in an {@link java.io.IOException} (a time
+   * limit passed), never in an exception from inside the JDK's HTTP code (which a run would take
+   * for a bug of its own, exit 30, where it should have tried IMDS again).
+   */
+  @Test
+  void theWatchdogsCloseLandingAnywhereInTheExchange_endsItAsATimeout() throws Exception {
+    HttpServer slow =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    slow.createContext(
+        "/",
+        exchange -> {
+          try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(3));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.sendResponseHeaders(503, 5);
+          exchange
+              .getResponseBody()
+              .write("busy\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          exchange.close();
+        });
+    slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    slow.start();
+    try {
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  URI.create("http://127.0.0.1:" + slow.getAddress().getPort() + "/"))
+              .GET()
+              .build();
+      java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+      for (int i = 0; i < 1000; i++) {
+        // limits of 0.1 to 2.5 ms: about the time an exchange takes here, so that the close
+        // lands before, during and after its every phase
+        Duration limit =
+            Duration.ofNanos(
+                java.util.concurrent.ThreadLocalRandom.current().nextLong(100_000, 2_500_000));
+        try {
+          BoundedExchange.send(Duration.ofSeconds(1), request, 1024, limit);
+          outcomes.merge("answered", 1, Integer::sum);
+        } catch (java.io.IOException e) {
+          outcomes.merge("IOException", 1, Integer::sum);
+        } catch (RuntimeException e) {
+          outcomes.merge(e.toString(), 1, Integer::sum);
+        }
+      }
+      assertThat(outcomes.keySet()).as("%s", outcomes).isSubsetOf("answered", "IOException");
+    } finally {
+      slow.stop(0);
+    }
+  }
+
   private HttpRequest get() {
     return HttpRequest.newBuilder(uri).GET().build();
   }
