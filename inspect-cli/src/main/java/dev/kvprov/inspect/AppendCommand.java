@@ -6,11 +6,14 @@ import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
 import dev.kvprov.kvp.RecordCodec;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,28 +60,39 @@ final class AppendCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    PoolFile pool = input.writablePool().build();
+    PoolFile pool;
+    try {
+      pool = input.writablePool().build();
+    } catch (IOException e) {
+      err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
+      return 3;
+    }
     List<KvpRecord> records = new ArrayList<>();
     List<String> wrong = new ArrayList<>();
-    try (BufferedReader lines = new BufferedReader(open())) {
-      String line;
+    try (InputStream lines = new BufferedInputStream(open())) {
+      Line line;
       int number = 0;
-      while ((line = readLine(lines)) != null) {
+      while ((line = readLine(lines)).text().isPresent()) {
         number++;
         if (number > MAX_LINES) {
           err.println("kvp append: more than " + MAX_LINES + " lines; nothing written");
           return 2;
         }
-        if (line.isBlank() || line.startsWith("#")) {
+        if (!line.utf8()) {
+          wrong.add("line " + number + ": not valid UTF-8 (bytes that are no character)");
           continue;
         }
-        int eq = line.indexOf('=');
+        String text = line.text().get();
+        if (text.isBlank() || text.startsWith("#")) {
+          continue;
+        }
+        int eq = text.indexOf('=');
         if (eq < 0) {
           wrong.add("line " + number + ": no '=' between a key and a value");
           continue;
         }
         try {
-          KvpRecord record = new KvpRecord(line.substring(0, eq), line.substring(eq + 1));
+          KvpRecord record = new KvpRecord(text.substring(0, eq), text.substring(eq + 1));
           RecordCodec.encode(record, pool.limits()); // says what the host would cut
           records.add(record);
         } catch (IllegalArgumentException e) {
@@ -113,33 +127,57 @@ final class AppendCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Reader open() throws IOException {
+  private InputStream open() throws IOException {
     if ("-".equals(from)) {
-      return new InputStreamReader(new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES), UTF_8);
+      return new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES);
     }
     Path file = Path.of(from);
     PoolSource.requireRegularFile(file);
-    return Files.newBufferedReader(file, UTF_8);
+    return Files.newInputStream(file);
   }
 
   /** The longest line a record can come from: a key and a value the host keeps, and then some. */
-  static final int MAX_LINE_CHARS = 8 << 10;
+  static final int MAX_LINE_BYTES = 8 << 10;
 
-  /** One line, at most {@link #MAX_LINE_CHARS} of it: past that, a line no record fits. */
-  private static String readLine(BufferedReader in) throws IOException {
-    StringBuilder line = new StringBuilder();
+  /**
+   * One line: its text (none at the end of the input), and whether its bytes were UTF-8. A line
+   * that was not is refused, never stored with U+FFFD where its bytes were.
+   */
+  private record Line(java.util.Optional<String> text, boolean utf8) {}
+
+  /** One line, at most {@link #MAX_LINE_BYTES} of it: past that, a line no record fits. */
+  private static Line readLine(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    boolean longer = false;
     int c;
     while ((c = in.read()) >= 0 && c != '\n') {
-      if (line.length() < MAX_LINE_CHARS) {
-        line.append((char) c);
-      } else if (line.length() == MAX_LINE_CHARS) {
-        line.append('…'); // longer than any record: said as too long below
+      if (line.size() < MAX_LINE_BYTES) {
+        line.write(c);
+      } else {
+        longer = true;
       }
     }
-    if (c < 0 && line.length() == 0) {
-      return null;
+    if (c < 0 && line.size() == 0) {
+      return new Line(java.util.Optional.empty(), true);
     }
-    int end = line.length();
-    return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+    byte[] bytes = line.toByteArray();
+    int end = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+    if (longer) {
+      // longer than any record: said as too long below (a character cut here does not matter)
+      return new Line(java.util.Optional.of(new String(bytes, 0, end, UTF_8) + "…"), true);
+    }
+    try {
+      return new Line(
+          java.util.Optional.of(
+              UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT)
+                  .decode(ByteBuffer.wrap(bytes, 0, end))
+                  .toString()),
+          true);
+    } catch (CharacterCodingException e) {
+      return new Line(java.util.Optional.of(""), false);
+    }
   }
 }

@@ -22,7 +22,13 @@ import picocli.CommandLine.Option;
       "",
       "--if-stale empties it only when it was last written before this boot (the boot",
       "time from /proc/stat), as kvprov does at start-up. --archive DIR keeps a copy",
-      "first, named after the boot, as kvprov's own archive does: nothing is lost."
+      "first, named after the boot, as kvprov's own archive does: nothing is lost.",
+      "",
+      "Any pool but this machine's live one (/var/lib/hyperv/.kvp_pool_N) gets a copy",
+      "even without --archive, kept for good and said: with --root R in R's own",
+      "archive (/var/lib/kvprov/kvp-archive under R, where kvp --root finds it), else",
+      "beside the pool. A file that is not a pool (an export, text, a tarball) is left",
+      "as it is: kvp clear says what it looks like and exits 3."
     },
     footer = {
       "",
@@ -42,16 +48,36 @@ final class ClearCommand implements Callable<Integer> {
   @Option(
       names = "--archive",
       paramLabel = "DIR",
-      description = "Copy the records to DIR first (the newest 5 copies are kept).")
+      description =
+          "Copy the records to DIR first (the newest 5 copies there are kept); see above for"
+              + " the copy made without it.")
   Path archive;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    PoolFile.Builder builder = input.writablePool();
+    PoolFile.Builder builder;
+    Path path = input.path();
+    try {
+      builder = input.writablePool();
+    } catch (IOException e) {
+      err.println("kvp clear: " + path + ": " + PoolReading.why(e));
+      return 3;
+    }
+    Path archive = this.archive;
     if (archive != null) {
       builder.archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP);
+    } else if (!isLivePool(path)) {
+      // A pool copied off a VM, or a rescued disk's, may be the only record of what happened:
+      // never emptied without a copy, and the copy is never pruned.
+      try {
+        archive = ownArchive(path);
+      } catch (IOException e) {
+        err.println("kvp clear: " + path + ": " + PoolReading.why(e) + "; nothing cleared");
+        return 3;
+      }
+      builder.archive(archive, Integer.MAX_VALUE);
     }
     PoolFile pool = builder.build();
     if (archive != null) {
@@ -95,5 +121,31 @@ final class ClearCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** This machine's own pools, which kvprov itself archives at boot: cleared as asked. */
+  static boolean isLivePool(Path path) {
+    Path absolute = path.toAbsolutePath().normalize();
+    return PoolFile.DEFAULT_DIRECTORY.equals(absolute.getParent())
+        && absolute.getFileName().toString().matches("\\.kvp_pool_[0-3]");
+  }
+
+  /**
+   * Where a pool that is not this machine's keeps its copy: a rescued disk's in the disk's own
+   * archive of earlier boots (never through a link out of it), any other beside the pool.
+   */
+  private Path ownArchive(Path path) throws IOException {
+    Path root = input.source != null ? input.source.root : null;
+    if (root == null) {
+      Path parent = path.toAbsolutePath().getParent();
+      return parent == null ? Path.of("/") : parent;
+    }
+    String under =
+        java.nio.file.Path.of("/").relativize(PoolFile.DEFAULT_ARCHIVE_DIRECTORY).toString();
+    java.util.Optional<dev.kvprov.kvp.WayOut> out = dev.kvprov.kvp.WayOut.find(root, under);
+    if (out.isPresent()) {
+      throw new InputKind.WrongInput(out.get().describe(root) + ": no place for the copy there");
+    }
+    return root.resolve(under);
   }
 }

@@ -78,20 +78,37 @@ enum ExitCode {
           own("decode", OK, "ok", FOUND, "nothing to decode, or a payload that does not decode"),
           own("dump", OK, "ok", FOUND, "the pool has problems"),
           own("get", OK, "found", FOUND, "not found, or found damaged (said on stderr)"),
-          own("set", OK, "ok", USAGE, "usage error, or a value the host would cut"),
-          own("delete", OK, "deleted", FOUND, "not found"),
+          own(
+              "set",
+              OK,
+              "ok",
+              USAGE,
+              "usage error, or a key or value the host would cut or that is not UTF-8",
+              IO,
+              "I/O error, or the file is not a pool (left as it is)"),
+          own(
+              "delete",
+              OK,
+              "deleted",
+              FOUND,
+              "not found",
+              IO,
+              "I/O error, or the file is not a pool (left as it is)"),
           own(
               "append",
               OK,
               "appended",
               USAGE,
-              "usage error, or a line the host would cut (nothing written)"),
+              "usage error, or a line the host would cut or that is not UTF-8 (nothing written)",
+              IO,
+              "I/O error, or the file is not a pool (left as it is)"),
           own(
               "clear",
               OK,
               "cleared, or left as it is (fresh, or no pool)",
               IO,
-              "I/O error (with --archive, no place for the copy: nothing cleared)"));
+              "I/O error, the file is not a pool (left as it is), or no place for the copy"
+                  + " (nothing cleared)"));
 
   private static Map.Entry<String, Map<ExitCode, String>> own(String command, Object... pairs) {
     Map<ExitCode, String> meanings = new EnumMap<>(ExitCode.class);

@@ -15,12 +15,15 @@ import java.util.Locale;
  * looks like one, and say what it looks like otherwise, with the fix.
  */
 enum InputKind {
-  EMPTY(null),
-  POOL(null),
-  HOST_EXPORT("looks like a host-side export (CIM-XML), not a pool file: use --host-xml"),
-  OTLP_JSON("looks like OTLP JSON (what kvp export writes), not a pool: give kvp the pool"),
-  TEXT("is text, not a KVP pool (a pool is records of 2,560 bytes, NUL-padded)"),
-  BINARY("is not a KVP pool: no record key in its first 10 KiB (a pool is records of 2,560 bytes)");
+  EMPTY(null, ""),
+  POOL(null, ""),
+  HOST_EXPORT("looks like a host-side export (CIM-XML), not a pool file", ": use --host-xml"),
+  OTLP_JSON("looks like OTLP JSON (what kvp export writes), not a pool", ": give kvp the pool"),
+  TEXT("is text, not a KVP pool", " (a pool is records of 2,560 bytes, NUL-padded)"),
+  ARCHIVE("looks like a tar or gzip archive, not a KVP pool", ": unpack it and give kvp the pool"),
+  BINARY(
+      "is not a KVP pool: no record key in its first 10 KiB",
+      " (a pool is records of 2,560 bytes)");
 
   /** How many bytes {@link #of} looks at: the first four records. */
   static final int HEAD_BYTES = 4 * 2560;
@@ -28,15 +31,22 @@ enum InputKind {
   private static final int KEY_BYTES = 512;
   private static final int RECORD_BYTES = 2560;
 
-  private final String notAPool;
+  private final String what;
+  private final String fix;
 
-  InputKind(String notAPool) {
-    this.notAPool = notAPool;
+  InputKind(String what, String fix) {
+    this.what = what;
+    this.fix = fix;
   }
 
   /** Why a pool reader refuses it, in words that end with the fix; null for a pool. */
   String notAPool() {
-    return notAPool;
+    return what == null ? null : what + fix;
+  }
+
+  /** Why a command that changes a pool leaves it as it is; null for a pool. */
+  String notAPoolToChange() {
+    return what == null ? null : what + ": left as it is (kvp changes pool files only)";
   }
 
   /** Why a host-export reader refuses it; null for a host export (or something unclear). */
@@ -46,6 +56,7 @@ enum InputKind {
       case OTLP_JSON -> "looks like OTLP JSON, not a host-side export";
       case TEXT -> "is text with no Msvm_KvpExchangeDataItem in it: not a host-side export";
       case BINARY -> "is neither a pool nor a host-side export";
+      case ARCHIVE -> "looks like a tar or gzip archive, not a host-side export";
       default -> null;
     };
   }
@@ -54,6 +65,9 @@ enum InputKind {
   static InputKind of(byte[] head, int length) {
     if (length == 0) {
       return EMPTY;
+    }
+    if (isArchive(head, length)) {
+      return ARCHIVE; // a tar header's name field would pass for a record key
     }
     String text = text(head, length);
     if (text != null) {
@@ -78,6 +92,23 @@ enum InputKind {
     }
     // Zeroed slots are a pool's (a writer cleared them); doctor says what is wrong with them.
     return zeroed ? POOL : BINARY;
+  }
+
+  /** A tar header ({@code ustar} at offset 257), or gzip's magic number. */
+  private static boolean isArchive(byte[] head, int length) {
+    if (length >= 2 && (head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
+      return true;
+    }
+    byte[] ustar = "ustar".getBytes(StandardCharsets.US_ASCII);
+    if (length < 257 + ustar.length) {
+      return false;
+    }
+    for (int i = 0; i < ustar.length; i++) {
+      if (head[257 + i] != ustar[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

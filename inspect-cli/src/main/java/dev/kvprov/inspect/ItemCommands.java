@@ -14,8 +14,27 @@ import picocli.CommandLine.Parameters;
 final class ItemCommands {
   private ItemCommands() {}
 
-  private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec) {
+  private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec)
+      throws IOException {
     return input.writablePool().build();
+  }
+
+  /**
+   * Why an argument is not stored, if it is not: the JVM turns bytes of the command line that are
+   * not UTF-8 into U+FFFD, and a record holding that is not what was typed. (A U+FFFD typed on
+   * purpose is refused too: the two cannot be told apart.)
+   */
+  static java.util.Optional<String> notUtf8(String what, String argument) {
+    if (argument.indexOf('\uFFFD') < 0) {
+      return java.util.Optional.empty();
+    }
+    String locale = System.getProperty("sun.jnu.encoding", "UTF-8");
+    return java.util.Optional.of(
+        what
+            + " is not valid UTF-8 (bytes that are no character); nothing written"
+            + (locale.equalsIgnoreCase("UTF-8")
+                ? ""
+                : " (the locale's " + locale + " is not UTF-8 either: try LANG=C.UTF-8)"));
   }
 
   @Command(
@@ -92,6 +111,11 @@ final class ItemCommands {
 
     @Override
     public Integer call() {
+      java.util.Optional<String> wrong = notUtf8("KEY", key).or(() -> notUtf8("VALUE", value));
+      if (wrong.isPresent()) {
+        spec.commandLine().getErr().println("kvp set: " + wrong.get());
+        return 2;
+      }
       try {
         boolean replaced = pool(input, spec).upsert(new KvpRecord(key, value));
         spec.commandLine().getOut().println((replaced ? "replaced " : "added ") + key);

@@ -81,6 +81,20 @@ final class PoolOptions {
     return List.of(PoolSource.poolFile(path()));
   }
 
+  /**
+   * With {@code --root}: what under the root is not read, one line each: archives of earlier boots
+   * that cannot be read, and links that lead out of the root.
+   */
+  List<String> notRead() {
+    if (source == null || source.root == null || hostExport() || fromStdin()) {
+      return List.of();
+    }
+    List<String> lines = new java.util.ArrayList<>();
+    PoolSource.unreadableArchives(source.root).ifPresent(lines::add);
+    lines.addAll(PoolSource.waysOut(source.root, pool));
+    return lines;
+  }
+
   /** With {@code --root}: why the archives of earlier boots cannot be read, if they cannot. */
   java.util.Optional<String> unreadableArchives() {
     return source != null && source.root != null && !hostExport() && !fromStdin()
@@ -89,16 +103,28 @@ final class PoolOptions {
   }
 
   /**
-   * The pool file the options name, for a command that changes it.
+   * The pool file the options name, for a command that changes it, once it is known to be a pool
+   * (or missing: a new pool is made): anything else is left as it is, byte for byte. Under {@code
+   * --root}, nothing is changed through a link that leads out of the root.
    *
    * @throws CommandLine.ParameterException for stdin or a host export, which are read-only
+   * @throws IOException saying why the file is not changed, in one line (the command exits 3)
    */
-  dev.kvprov.kvp.PoolFile.Builder writablePool() {
+  dev.kvprov.kvp.PoolFile.Builder writablePool() throws IOException {
     if (fromStdin() || hostExport()) {
       throw new CommandLine.ParameterException(
           mixee.commandLine(), "it changes a pool file; stdin and host exports are read-only");
     }
-    return dev.kvprov.kvp.PoolFile.builder().file(path());
+    Path path = path();
+    if (source != null && source.root != null) {
+      java.util.Optional<dev.kvprov.kvp.WayOut> out =
+          dev.kvprov.kvp.WayOut.find(source.root, PoolSource.poolUnderRoot(pool));
+      if (out.isPresent()) {
+        throw new InputKind.WrongInput(out.get().describe(source.root) + ": left as it is");
+      }
+    }
+    PoolSource.requireChangeablePool(path);
+    return dev.kvprov.kvp.PoolFile.builder().file(path);
   }
 
   /** The pool file named by the options (not meaningful for stdin or a host export). */

@@ -37,8 +37,8 @@ final class PoolReading {
     Phases.mark("arguments parsed, command begun");
     String reading = options.describe();
     options
-        .unreadableArchives()
-        .ifPresent(why -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + why));
+        .notRead()
+        .forEach(why -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + why));
     try {
       List<PoolSource> sources = options.sources();
       for (PoolSource source : sources) {

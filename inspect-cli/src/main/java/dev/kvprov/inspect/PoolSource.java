@@ -6,6 +6,7 @@ import dev.kvprov.kvp.PoolArchive;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
+import dev.kvprov.kvp.WayOut;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,31 +71,88 @@ record PoolSource(String name, Kind kind, Path path) {
     return new PoolSource(path.toString(), live ? Kind.LIVE_POOL : Kind.POOL_FILE, path);
   }
 
+  /** Where Hyper-V keeps a root's pools, below the root. */
+  private static final String POOLS_UNDER_ROOT = "var/lib/hyperv";
+
   /**
    * A mounted OS disk's pool {@code pool}: kvprov's archived copies of it, oldest boot first, then
    * the pool itself (when it exists, or when there is nothing else to read). Archives that cannot
-   * be read are not passed over in silence: {@link #unreadableArchives} says why.
+   * be read are not passed over in silence: {@link #unreadableArchives} says why. Nothing is read
+   * through a link that leads out of the root ({@link #waysOut} says which).
+   *
+   * @throws InputKind.WrongInput when links out of the root leave nothing to read
    */
   static List<PoolSource> rescuedDisk(Path root, int pool) throws IOException {
     List<PoolSource> sources = new ArrayList<>();
     if (unreadableArchives(root).isEmpty()) {
       for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
-        sources.add(new PoolSource(copy.toString(), Kind.POOL_FILE, copy));
+        if (WayOut.find(root, root.relativize(copy).toString()).isEmpty()) {
+          sources.add(new PoolSource(copy.toString(), Kind.POOL_FILE, copy));
+        }
       }
     }
-    Path live = root.resolve("var/lib/hyperv").resolve(".kvp_pool_" + pool);
-    if (Files.exists(live) || sources.isEmpty()) {
-      sources.add(new PoolSource(live.toString(), Kind.POOL_FILE, live));
+    String live = poolUnderRoot(pool);
+    if (WayOut.find(root, live).isPresent()) {
+      if (sources.isEmpty()) {
+        throw new InputKind.WrongInput(
+            "not read (see above), and no archive of an earlier boot either: nothing to read");
+      }
+      return sources;
+    }
+    Path path = root.resolve(live);
+    if (Files.exists(path) || sources.isEmpty()) {
+      sources.add(new PoolSource(path.toString(), Kind.POOL_FILE, path));
     }
     return sources;
+  }
+
+  /** {@code var/lib/hyperv/.kvp_pool_N}: pool {@code pool}'s place below a root. */
+  static String poolUnderRoot(int pool) {
+    return POOLS_UNDER_ROOT + "/.kvp_pool_" + pool;
+  }
+
+  /**
+   * The links under {@code root} that lead out of it on the way to pool {@code pool} or to an
+   * archived copy of it, each said in one line: what they lead to is never read. The same rule
+   * kvprov follows when it writes under a root ({@link WayOut}). (The archive directory itself is
+   * said by {@link #unreadableArchives}.)
+   */
+  static List<String> waysOut(Path root, int pool) {
+    List<String> refused = new ArrayList<>();
+    wayOut(root, poolUnderRoot(pool)).ifPresent(refused::add);
+    if (unreadableArchives(root).isEmpty()) {
+      try {
+        for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
+          wayOut(root, root.relativize(copy).toString()).ifPresent(refused::add);
+        }
+      } catch (IOException e) {
+        // said when the archives are read
+      }
+    }
+    return refused;
+  }
+
+  /** Why {@code relative} below {@code root} is not read, if a link on the way leads out. */
+  static java.util.Optional<String> wayOut(Path root, String relative) {
+    try {
+      return WayOut.find(root, relative).map(w -> w.describe(root) + ": not read");
+    } catch (IOException e) {
+      return java.util.Optional.of(
+          root.resolve(relative) + ": " + PoolReading.why(e) + ": not read");
+    }
   }
 
   /**
    * Why the archives of earlier boots under {@code root} cannot be read, with the fix; empty when
    * they can (or there are none). kvprov keeps them in a directory only root may enter, so an
-   * ordinary user reading a rescued disk would otherwise see only the last boot, and not know.
+   * ordinary user reading a rescued disk would otherwise see only the last boot, and not know. A
+   * directory that is a link out of the root is not read either.
    */
   static java.util.Optional<String> unreadableArchives(Path root) {
+    java.util.Optional<String> out = wayOut(root, ARCHIVE_UNDER_ROOT.toString());
+    if (out.isPresent()) {
+      return out;
+    }
     Path directory = root.resolve(ARCHIVE_UNDER_ROOT);
     boolean known = Files.exists(directory) || Files.notExists(directory);
     boolean readable =
@@ -166,6 +224,26 @@ record PoolSource(String name, Kind kind, Path path) {
   /** Checks that the file at {@code path} looks like a pool (an empty one does). */
   static void requirePool(Path path) throws IOException {
     requirePool(head(path));
+  }
+
+  /**
+   * Checks, before a command changes it, that {@code path} is a pool (an empty one is) or nothing
+   * yet (a new pool is made): as the read commands check what they read, so that an export, a
+   * tarball or a log handed to {@code clear} or {@code append} is left as it is.
+   *
+   * @throws IOException saying what it is instead, in one line
+   */
+  static void requireChangeablePool(Path path) throws IOException {
+    requireRegularFile(path);
+    InputKind kind;
+    try {
+      kind = head(path);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return; // made as a new pool
+    }
+    if (kind.notAPool() != null) {
+      throw new InputKind.WrongInput(kind.notAPoolToChange());
+    }
   }
 
   private static InputKind head(Path path) throws IOException {

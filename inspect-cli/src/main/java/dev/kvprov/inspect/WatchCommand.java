@@ -103,6 +103,14 @@ final class WatchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Path path = input.path();
+    List<String> waysOut =
+        input.source != null && input.source.root != null
+            ? PoolSource.waysOut(input.source.root, input.pool)
+            : List.of();
+    if (!waysOut.isEmpty()) {
+      waysOut.forEach(why -> err.println("kvp watch: " + why));
+      return 3;
+    }
     LivePool pool = new LivePool(path);
     ItemLedger ledger = new ItemLedger();
     long started = System.nanoTime();

@@ -72,6 +72,13 @@ class WrongInputTest {
   }
 
   @Test
+  void aTarball_isNamed_thoughItsFirstFileNameLooksLikeARecordKey() throws Exception {
+    byte[] tar =
+        Files.readAllBytes(WriteTargetsTest.tarball(Files.createDirectories(dir.resolve("t"))));
+    refused("evidence.tar", tar, "--file", "looks like a tar or gzip archive");
+  }
+
+  @Test
   void anOtlpJsonFile_isNamed() throws Exception {
     Path otlp = dir.resolve("spans.jsonl");
     CliRun export =

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -136,24 +135,17 @@ public record SystemRoot(Path path) {
     if (isLive()) {
       return;
     }
-    Path inRoot = path.toRealPath();
-    Path probe = path;
-    for (String part : parts(absolute)) {
-      probe = probe.resolve(part);
-      if (!Files.exists(probe, LinkOption.NOFOLLOW_LINKS)) {
-        return; // the rest will be made by the tool, inside what was checked so far
-      }
-      Path real = probe.toRealPath();
-      if (!real.startsWith(inRoot)) {
-        throw new IOException(
-            "/"
-                + path.relativize(probe)
-                + " in "
-                + path
-                + " leads out of it (to "
-                + real
-                + "): refusing to let a tool write there");
-      }
+    // the rule kvp follows reading under --root: one rule, in one place
+    java.util.Optional<dev.kvprov.kvp.WayOut> out = dev.kvprov.kvp.WayOut.find(path, absolute);
+    if (out.isPresent()) {
+      throw new IOException(
+          "/"
+              + path.relativize(out.get().link())
+              + " in "
+              + path
+              + " leads out of it (to "
+              + out.get().target()
+              + "): refusing to let a tool write there");
     }
   }
 
