@@ -99,12 +99,16 @@ public final class BoundedExchange {
       connection.setDoOutput(true);
       connection.setFixedLengthStreamingMode(body.length);
     }
-    AtomicBoolean expired = new AtomicBoolean();
+    Limit expired = new Limit(limit);
     ScheduledFuture<?> watchdog =
         watchdogs.schedule(
             () -> {
-              expired.set(true);
-              connection.disconnect();
+              expired.fired.set(true);
+              // On a thread of its own: a disconnect() that waits on the connection's lock must
+              // not hold up the watchdog of every other exchange.
+              Thread close = new Thread(connection::disconnect, "kvprov-http-close");
+              close.setDaemon(true);
+              close.start();
             },
             limit.toNanos(),
             TimeUnit.NANOSECONDS);
@@ -134,7 +138,7 @@ public final class BoundedExchange {
       // HttpURLConnection's disconnect() from the watchdog races the exchange it ends: the
       // exchange may then fail with a NullPointerException from inside the JDK, not an
       // IOException. Either way the time limit passed; any other such failure is the exchange's.
-      if (expired.get() || e instanceof SocketTimeoutException) {
+      if (expired.passed() || e instanceof SocketTimeoutException) {
         connection.disconnect();
         throw new HttpTimeoutException(
             (answered ? "no complete answer" : "no answer") + " within " + Deadline.seconds(limit));
@@ -148,8 +152,25 @@ public final class BoundedExchange {
     }
   }
 
-  private static void expired(AtomicBoolean expired) throws IOException {
-    if (expired.get()) {
+  /**
+   * An exchange's time limit: passed when the watchdog fired, or by the clock, which the reading
+   * thread checks itself (a starved watchdog on a loaded machine must not stretch the limit).
+   */
+  private static final class Limit {
+    final AtomicBoolean fired = new AtomicBoolean();
+    private final long end;
+
+    Limit(Duration limit) {
+      this.end = System.nanoTime() + limit.toNanos();
+    }
+
+    boolean passed() {
+      return fired.get() || System.nanoTime() - end >= 0;
+    }
+  }
+
+  private static void expired(Limit limit) throws IOException {
+    if (limit.passed()) {
       throw new IOException("the time limit passed");
     }
   }
@@ -158,8 +179,8 @@ public final class BoundedExchange {
    * The body, up to {@code cap} bytes; past it, the connection is closed unread. A body that keeps
    * coming after the limit passed is not read on, whether or not the watchdog's close reached it.
    */
-  private static byte[] read(
-      HttpURLConnection connection, int status, int cap, AtomicBoolean expired) throws IOException {
+  private static byte[] read(HttpURLConnection connection, int status, int cap, Limit expired)
+      throws IOException {
     InputStream in;
     try {
       in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();

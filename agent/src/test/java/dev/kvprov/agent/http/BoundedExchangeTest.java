@@ -89,6 +89,35 @@ class BoundedExchangeTest {
   }
 
   /**
+   * A watchdog starved of CPU, or held up by another exchange's close, fires late: a body that
+   * keeps trickling in is still cut at the limit, by the clock the reading thread checks itself.
+   */
+  @Test
+  void aWatchdogThatNeverFires_stillLeavesATricklingBodyCutAtTheLimit() {
+    // a day's delay: as good as never, within the test
+    ScheduledThreadPoolExecutor late =
+        new ScheduledThreadPoolExecutor(1) {
+          @Override
+          public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+            return super.schedule(task, 1, TimeUnit.DAYS);
+          }
+        };
+    try {
+      assertThatThrownBy(
+              () ->
+                  assertTimeoutPreemptively(
+                      Duration.ofSeconds(30),
+                      () ->
+                          BoundedExchange.send(
+                              Duration.ofSeconds(5), get(), 1 << 20, limit(), late)))
+          .isInstanceOf(HttpTimeoutException.class)
+          .hasMessage("no complete answer within 1 s");
+    } finally {
+      late.shutdownNow();
+    }
+  }
+
+  /**
    * The watchdog's close can land anywhere in an exchange: while it connects, sends, or reads the
    * status line. Wherever it lands, the exchange ends in an {@link java.io.IOException} (a time
    * limit passed), never in an exception from inside the JDK's HTTP code (which a run would take
