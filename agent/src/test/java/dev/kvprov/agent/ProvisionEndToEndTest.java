@@ -465,6 +465,28 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void aPasswordInAnotherNamespace_isSet_andStaysOutOfThePoolStderrAndTheKeptMedia()
+      throws Exception {
+    Path ovf = media.resolve("ovf-env.xml");
+    Files.writeString(
+        ovf,
+        Files.readString(ovf)
+            .replaceFirst(
+                "<UserPassword>[^<]*</UserPassword>",
+                "<x:UserPassword xmlns:x=\"urn:example:not-azure\">Foreign#never-log-me"
+                    + "</x:UserPassword>"));
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .anyMatch(l -> l.startsWith("azureuser:$6$"));
+    Path kept = root.resolve("var/lib/kvprov/ovf-env.xml");
+    assertThat(Files.readString(kept)).contains("UserPassword").doesNotContain("never-log-me");
+    assertNoCanary();
+  }
+
+  @Test
   void ok_provisions_reportsReady_andASecondRunDoesNothing() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
