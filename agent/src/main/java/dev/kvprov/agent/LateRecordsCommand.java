@@ -67,14 +67,18 @@ final class LateRecordsCommand implements Callable<Integer> {
   Path stateDirectory;
 
   /**
-   * How long one try at the report holds the pool's lock wait while it holds the verdict lock: a
-   * newer run waits at most this (and the write) to take its number.
+   * How long one try at the report waits for the pool while it holds the verdict lock: a newer run
+   * waits at most this (and the write) to take its number.
    */
   static final Duration REPORT_TRY = Duration.ofMillis(200);
 
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    if ((generation == null) != (stateDirectory == null)) {
+      err.println("kvprov late-records: --generation and --state-directory go together");
+      return 2;
+    }
     long started = System.nanoTime();
     long deadline = started + (long) (waitSecs * 1e9);
     List<KvpRecord> records;
@@ -96,10 +100,6 @@ final class LateRecordsCommand implements Callable<Integer> {
       builder.archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP);
     }
     PoolFile file = builder.build();
-    if ((generation == null) != (stateDirectory == null)) {
-      err.println("kvprov late-records: --generation and --state-directory go together");
-      return 2;
-    }
     boolean superseded = false;
     try {
       if (bootTime != null) {
