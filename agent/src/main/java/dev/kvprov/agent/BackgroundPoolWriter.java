@@ -1,5 +1,6 @@
 package dev.kvprov.agent;
 
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -34,13 +35,20 @@ final class BackgroundPoolWriter implements LateRecordWriter {
   private final Optional<Instant> bootTime;
   private final Path log;
   private final Map<String, String> environment;
+  private final VerdictGenerations verdicts;
 
+  /**
+   * @param verdicts where the run took the number of its report: the writer gives up the report if
+   *     a newer run took a higher one
+   */
   BackgroundPoolWriter(
       Duration wait,
       Optional<Path> archive,
       Optional<Instant> bootTime,
       Path log,
-      Map<String, String> environment) {
+      Map<String, String> environment,
+      VerdictGenerations verdicts) {
+    this.verdicts = verdicts;
     this.wait = wait;
     this.archive = archive;
     this.bootTime = bootTime;
@@ -98,6 +106,17 @@ final class BackgroundPoolWriter implements LateRecordWriter {
             Integer.toString(upserts)));
     archive.ifPresent(a -> command.addAll(List.of("--archive", a.toString())));
     bootTime.ifPresent(t -> command.addAll(List.of("--boot-time", t.toString())));
+    // The number of the report it carries, if this run wrote one: it speaks for this run only.
+    verdicts
+        .taken()
+        .ifPresent(
+            n ->
+                command.addAll(
+                    List.of(
+                        "--generation",
+                        Long.toString(n),
+                        "--state-directory",
+                        verdicts.directory().toString())));
     return command;
   }
 

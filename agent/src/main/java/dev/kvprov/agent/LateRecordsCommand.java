@@ -1,5 +1,6 @@
 package dev.kvprov.agent;
 
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -33,6 +34,8 @@ final class LateRecordsCommand implements Callable<Integer> {
   /** More than the largest record budget needs: the input is our own, but still bounded. */
   static final int MAX_RECORDS = 100_016;
 
+  static final String REPORT_KEY = "PROVISIONING_REPORT";
+
   /** What the writer says on stdout once it holds every record: the run may then end. */
   static final String TAKEN = "taken";
 
@@ -53,9 +56,29 @@ final class LateRecordsCommand implements Callable<Integer> {
   @Option(names = "--boot-time", description = "Clear the pool first if written before this.")
   String bootTime;
 
+  @Option(
+      names = "--generation",
+      description = "The number the run took for its report (see --state-directory).")
+  Long generation;
+
+  @Option(
+      names = "--state-directory",
+      description = "Where the newest report's number is kept: a newer one supersedes ours.")
+  Path stateDirectory;
+
+  /**
+   * How long one try at the report waits for the pool while it holds the verdict lock: a newer run
+   * waits at most this (and the write) to take its number.
+   */
+  static final Duration REPORT_TRY = Duration.ofMillis(200);
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    if ((generation == null) != (stateDirectory == null)) {
+      err.println("kvprov late-records: --generation and --state-directory go together");
+      return 2;
+    }
     long started = System.nanoTime();
     long deadline = started + (long) (waitSecs * 1e9);
     List<KvpRecord> records;
@@ -77,6 +100,7 @@ final class LateRecordsCommand implements Callable<Integer> {
       builder.archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP);
     }
     PoolFile file = builder.build();
+    boolean superseded = false;
     try {
       if (bootTime != null) {
         within(file, deadline).clearIfStale(Instant.parse(bootTime));
@@ -85,7 +109,11 @@ final class LateRecordsCommand implements Callable<Integer> {
         within(file, deadline).append(appends);
       }
       for (KvpRecord record : replacing) {
-        within(file, deadline).upsert(record);
+        if (generation != null && record.key().equals(REPORT_KEY)) {
+          superseded = !writeReport(file, record, deadline);
+        } else {
+          within(file, deadline).upsert(record);
+        }
       }
     } catch (PoolLockTimeoutException e) {
       err.println(
@@ -105,6 +133,20 @@ final class LateRecordsCommand implements Callable<Integer> {
       err.println("kvprov late-records: --boot-time is not an instant: " + bootTime);
       return 2;
     }
+    if (superseded) {
+      err.println(
+          "kvprov late-records: wrote "
+              + appends.size()
+              + " record(s) to "
+              + pool
+              + ", "
+              + seconds(System.nanoTime() - started)
+              + " after the run that made them, but not its provisioning report: a newer run has"
+              + " reported since (this run's report was number "
+              + generation
+              + ")");
+      return 0;
+    }
     err.println(
         "kvprov late-records: wrote "
             + what
@@ -114,6 +156,28 @@ final class LateRecordsCommand implements Callable<Integer> {
             + seconds(System.nanoTime() - started)
             + " after the run that made them");
     return 0;
+  }
+
+  /**
+   * The report, unless a newer run has taken a verdict number since ours: checked and written under
+   * the verdict lock, so that a newer run's report, which takes its number first, always lands
+   * after ours or finds ours not written. The wait for the pool happens outside that lock.
+   *
+   * @return false if a newer verdict supersedes this one (not written)
+   */
+  private boolean writeReport(PoolFile file, KvpRecord report, long deadline) throws IOException {
+    VerdictGenerations verdicts = VerdictGenerations.in(stateDirectory);
+    while (true) {
+      within(file, deadline).sync(); // returns once the pool is free, or throws at the deadline
+      try {
+        return verdicts.writeUnlessSuperseded(
+            generation, () -> file.withLockTimeout(REPORT_TRY).upsert(report));
+      } catch (PoolLockTimeoutException e) {
+        if (System.nanoTime() >= deadline) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The pool, with what is left of the wait as its lock timeout. */
@@ -138,7 +202,7 @@ final class LateRecordsCommand implements Callable<Integer> {
   }
 
   private static String describe(List<KvpRecord> appends, List<KvpRecord> upserts) {
-    boolean report = upserts.stream().anyMatch(r -> r.key().equals("PROVISIONING_REPORT"));
+    boolean report = upserts.stream().anyMatch(r -> r.key().equals(REPORT_KEY));
     return appends.size() + " record(s)" + (report ? " and the provisioning report" : "");
   }
 

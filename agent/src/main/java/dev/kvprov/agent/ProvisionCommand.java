@@ -10,6 +10,7 @@ import dev.kvprov.agent.provision.PlatformReport;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.ProvisioningState;
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -223,14 +224,16 @@ final class ProvisionCommand implements Callable<Integer> {
     // Without SMBIOS, the id IMDS gave an earlier boot: the records carry it from the start.
     VmId vmId = isOffline ? smbios : vmIdOf(smbios, config, root);
     StartupPhases.mark("config");
-    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
+    VerdictGenerations verdicts = Telemetry.verdicts(config, root);
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err, verdicts)) {
       ProcessCommandRunner runner = new ProcessCommandRunner(telemetry.tracer());
       MediaOptions mediaOptions = new MediaOptions();
       mediaOptions.mediaDir = mediaDir;
       ProvisioningMedia media =
           mediaOptions.media(config, options.root, runner, telemetry.tracer());
       int exit =
-          new ProvisioningRun(config, root, vmId, media, runner, telemetry, KvprovCommand.VERSION)
+          new ProvisioningRun(
+                  config, root, vmId, media, runner, telemetry, verdicts, KvprovCommand.VERSION)
               .steps(steps)
               .groups(groups)
               .offline(isOffline)
@@ -262,7 +265,8 @@ final class ProvisionCommand implements Callable<Integer> {
       err.println("kvprov provision: this VM was provisioned already; nothing is reported");
       return;
     }
-    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err)) {
+    VerdictGenerations verdicts = Telemetry.verdicts(config, root);
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, err, verdicts)) {
       Span span =
           telemetry
               .tracer()
@@ -279,7 +283,7 @@ final class ProvisionCommand implements Callable<Integer> {
         // An image's root (an image pipeline, a test) tells a wireserver only one its files name:
         // the built-in one belongs to whatever machine runs the pipeline.
         boolean kvpOnly = !root.isLive() && !config.wireserverConfigured();
-        new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION)
+        new PlatformReport(config.wireserver(), telemetry, verdicts, vmId, KvprovCommand.VERSION)
             .failed(configurationReason(e), supporting, kvpOnly);
       } finally {
         span.end();

@@ -5,6 +5,7 @@ import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.provision.PlatformReport;
 import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.agent.state.ProvisioningState;
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
@@ -250,7 +251,8 @@ final class ReportCommand implements Runnable {
     VmId vmId =
         new ProvisioningState(root.resolve(config.stateDirectory().toString()))
             .vmId(VmId.read(common.options.root));
-    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err)) {
+    VerdictGenerations verdicts = Telemetry.verdicts(config, root);
+    try (KvpTelemetry telemetry = Telemetry.from(config, root, vmId, System.err, verdicts)) {
       Span span =
           telemetry
               .tracer()
@@ -262,7 +264,8 @@ final class ReportCommand implements Runnable {
       try (Scope ignored = span.makeCurrent()) {
         boolean sent =
             outcome.send(
-                new PlatformReport(config.wireserver(), telemetry, vmId, KvprovCommand.VERSION),
+                new PlatformReport(
+                    config.wireserver(), telemetry, verdicts, vmId, KvprovCommand.VERSION),
                 new Context(config, root, vmId));
         if (!sent) {
           span.setStatus(StatusCode.ERROR, "the report did not reach the platform");

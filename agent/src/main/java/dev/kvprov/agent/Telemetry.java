@@ -3,6 +3,7 @@ package dev.kvprov.agent;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.logging.Logging;
 import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.VmId;
@@ -20,7 +21,25 @@ final class Telemetry {
   private Telemetry() {}
 
   static KvpTelemetry from(AgentConfig config, SystemRoot root, VmId vmId, PrintStream err) {
-    return from(config, root, vmId, err, KvprovRecord.Level.DEBUG);
+    return from(config, root, vmId, err, verdicts(config, root));
+  }
+
+  /**
+   * For the commands that write a {@code PROVISIONING_REPORT}: {@code verdicts} is where their
+   * {@code PlatformReport} takes each report's number, which a late writer carries.
+   */
+  static KvpTelemetry from(
+      AgentConfig config,
+      SystemRoot root,
+      VmId vmId,
+      PrintStream err,
+      VerdictGenerations verdicts) {
+    return from(config, root, vmId, err, KvprovRecord.Level.DEBUG, verdicts);
+  }
+
+  /** Where this machine numbers its reports: the state directory. */
+  static VerdictGenerations verdicts(AgentConfig config, SystemRoot root) {
+    return VerdictGenerations.in(root.resolve(config.stateDirectory().toString()));
   }
 
   /**
@@ -28,11 +47,16 @@ final class Telemetry {
    * same, but their stderr says only warnings and errors, whatever the configured level.
    */
   static KvpTelemetry quiet(AgentConfig config, SystemRoot root, VmId vmId, PrintStream err) {
-    return from(config, root, vmId, err, KvprovRecord.Level.WARN);
+    return from(config, root, vmId, err, KvprovRecord.Level.WARN, verdicts(config, root));
   }
 
   private static KvpTelemetry from(
-      AgentConfig config, SystemRoot root, VmId vmId, PrintStream err, KvprovRecord.Level floor) {
+      AgentConfig config,
+      SystemRoot root,
+      VmId vmId,
+      PrintStream err,
+      KvprovRecord.Level floor,
+      VerdictGenerations verdicts) {
     AgentConfig.Telemetry t = config.telemetry();
     // logback writes the stderr lines: set up in code, or from the root's logback.xml.
     Logging.configure(root.resolve(Logging.CONFIG_FILE), err, System.getenv());
@@ -70,7 +94,8 @@ final class Telemetry {
               Optional.of(archive),
               bootTime,
               root.resolve(config.stateDirectory().toString()).resolve("late-records.log"),
-              System.getenv()));
+              System.getenv(),
+              verdicts));
     }
     if (t.stderrLevel().equals("off")) {
       builder.noStderrMirror();

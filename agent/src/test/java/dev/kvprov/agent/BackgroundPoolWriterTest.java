@@ -3,6 +3,7 @@ package dev.kvprov.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.fixtures.HeldPool;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpRecord;
@@ -34,7 +35,112 @@ class BackgroundPoolWriterTest {
       List.of(new KvpRecord("PROVISIONING_REPORT", "result=success|agent=kvprov/test"));
 
   private BackgroundPoolWriter writer(Duration wait, Path log) {
-    return new BackgroundPoolWriter(wait, Optional.empty(), Optional.empty(), log, Map.of());
+    return writer(wait, log, VerdictGenerations.in(dir.resolve("state")));
+  }
+
+  /** A run's writer: {@code verdicts} holds the number the run took for its report, if any. */
+  private static BackgroundPoolWriter writer(Duration wait, Path log, VerdictGenerations verdicts) {
+    return new BackgroundPoolWriter(
+        wait, Optional.empty(), Optional.empty(), log, Map.of(), verdicts);
+  }
+
+  private static final List<KvpRecord> FAILURE =
+      List.of(
+          new KvpRecord(
+              "PROVISIONING_REPORT",
+              "result=error|reason=Failed to fetch instance metadata|agent=kvprov/test"));
+
+  /**
+   * Two runs, one after the other, each with its report waiting for a held pool: the older failed,
+   * the newer succeeded. Twenty races: in the even ones the test stops the older run's writer while
+   * the lock is released and lets it go once the newer one has written (the order that lost the
+   * newer verdict); in the odd ones the two race freely. Every one must end with the newer verdict,
+   * and with both runs' records.
+   */
+  @Test
+  void twentyRacesBetweenTwoRunsLateWriters_allEndWithTheNewerRunsReport() throws Exception {
+    List<String> verdicts = new java.util.ArrayList<>();
+    for (int race = 0; race < 20; race++) {
+      Path at = Files.createDirectories(dir.resolve("race-" + race));
+      Path state = at.resolve("state");
+      Path log = at.resolve("late-records.log");
+      PoolFile pool = PoolFile.builder().directory(at).build();
+      pool.append(new KvpRecord("someone-else", "x"));
+      long older;
+      long newer;
+      try (HeldPool held = HeldPool.hold(pool.path())) {
+        VerdictGenerations olderRun = VerdictGenerations.in(state);
+        olderRun.take();
+        older =
+            pid(
+                writer(Duration.ofSeconds(60), log, olderRun)
+                    .takeOver(pool, List.of(new KvpRecord("older", "run")), FAILURE));
+        VerdictGenerations newerRun = VerdictGenerations.in(state);
+        newerRun.take();
+        newer =
+            pid(
+                writer(Duration.ofSeconds(60), log, newerRun)
+                    .takeOver(pool, List.of(new KvpRecord("newer", "run")), REPORT));
+        if (race % 2 == 0) {
+          signal("-STOP", older);
+          try {
+            held.release();
+            awaitExit(newer);
+          } finally {
+            signal("-CONT", older);
+          }
+        }
+      }
+      awaitExit(older);
+      awaitExit(newer);
+      List<KvpRecord> records = pool.read().records();
+      assertThat(records)
+          .extracting(KvpRecord::key)
+          .as("race %d", race)
+          .contains("someone-else", "older", "newer")
+          .containsOnlyOnce("PROVISIONING_REPORT");
+      verdicts.add(
+          records.stream()
+              .filter(r -> r.key().equals("PROVISIONING_REPORT"))
+              .findFirst()
+              .orElseThrow()
+              .value());
+      if (race % 2 == 0) {
+        assertThat(Files.readString(log))
+            .contains(
+                "but not its provisioning report: a newer run has reported since (this run's"
+                    + " report was number 1)");
+      }
+    }
+    assertThat(verdicts).hasSize(20).allMatch(v -> v.equals(REPORT.get(0).value()));
+  }
+
+  /**
+   * A writer whose run's number is no longer the newest, the newer run's report already in the pool
+   * (written directly, the lock being free by then): the records go in, the report does not.
+   */
+  @Test
+  void aReportSupersededBeforeItsWriterStarts_isNotWritten() throws Exception {
+    PoolFile pool = PoolFile.builder().directory(dir).build();
+    Path state = dir.resolve("state");
+    VerdictGenerations olderRun = VerdictGenerations.in(state);
+    olderRun.take();
+    VerdictGenerations.in(state).take();
+    pool.append(REPORT.get(0));
+
+    Path log = dir.resolve("late-records.log");
+    awaitExit(pid(writer(Duration.ofSeconds(30), log, olderRun).takeOver(pool, APPENDS, FAILURE)));
+
+    assertThat(pool.read().records())
+        .extracting(r -> r.key() + "=" + r.value())
+        .containsExactly(
+            "PROVISIONING_REPORT=result=success|agent=kvprov/test", "late-1=one", "late-2=two");
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
+    assertThat(kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).isZero();
   }
 
   @Test
@@ -109,7 +215,8 @@ class BackgroundPoolWriterTest {
                 Optional.of(archive),
                 Optional.of(Instant.parse("2026-02-01T00:00:00Z")),
                 dir.resolve("late-records.log"),
-                Map.of())
+                Map.of(),
+                VerdictGenerations.in(dir.resolve("state")))
             .takeOver(pool, APPENDS, REPORT);
     awaitExit(pid(who));
 

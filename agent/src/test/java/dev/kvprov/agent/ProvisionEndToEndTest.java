@@ -292,7 +292,11 @@ class ProvisionEndToEndTest {
           FullFileSystem.run(state, Fullness.NO_SPACE, provisionCommand(simulator));
 
       assertThat(full.exit()).as(String.join("\n", full.lines())).isZero();
-      assertThat(full.listing()).containsExactlyInAnyOrder(VM + ".provisioned 0", VM + ".ready 0");
+      // The report's number needs a data block and is not kept (a WARN says so); its lock file,
+      // empty, is made all the same.
+      assertThat(full.listing())
+          .containsExactlyInAnyOrder(
+              VM + ".provisioned 0", VM + ".ready 0", "verdict-generation.lock 0");
       assertThat(logs("WARN")).noneMatch(l -> l.contains("marker"));
     }
   }
@@ -462,6 +466,28 @@ class ProvisionEndToEndTest {
         assertThat(stderr.toString(UTF_8)).doesNotContain(hash);
       }
     }
+  }
+
+  @Test
+  void aPasswordInAnotherNamespace_isSet_andStaysOutOfThePoolStderrAndTheKeptMedia()
+      throws Exception {
+    Path ovf = media.resolve("ovf-env.xml");
+    Files.writeString(
+        ovf,
+        Files.readString(ovf)
+            .replaceFirst(
+                "<UserPassword>[^<]*</UserPassword>",
+                "<x:UserPassword xmlns:x=\"urn:example:not-azure\">Foreign#never-log-me"
+                    + "</x:UserPassword>"));
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .anyMatch(l -> l.startsWith("azureuser:$6$"));
+    Path kept = root.resolve("var/lib/kvprov/ovf-env.xml");
+    assertThat(Files.readString(kept)).contains("UserPassword").doesNotContain("never-log-me");
+    assertNoCanary();
   }
 
   @Test

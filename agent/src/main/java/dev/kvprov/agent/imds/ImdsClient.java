@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.http.Attempts;
 import dev.kvprov.agent.http.Backoff;
@@ -226,13 +229,30 @@ public final class ImdsClient {
     }
   }
 
-  /** The parsed, checked instance; empty if the body is not JSON (worth another attempt). */
+  /**
+   * The parsed, checked instance; empty if the body is not JSON (worth another attempt: a body cut
+   * short or a proxy's page). JSON that is not instance metadata — not an object, a section or a
+   * field kvprov reads of another type ({@code "compute": "x"}, {@code "osProfile": []}), or no
+   * {@code compute} at all ({@code {}}) — is an answer, the same however often it is asked: it is
+   * rejected, as metadata with values kvprov must not act on is, and the media do not overrule it.
+   */
   private Optional<ImdsInstance> parse(byte[] body, int attempt) throws ImdsException {
     Span span =
         tracer.spanBuilder("imds.parse").setAttribute("bytes", (long) body.length).startSpan();
     try (Scope ignored = span.makeCurrent()) {
-      ImdsInstance instance = JSON.readValue(body, ImdsInstance.class);
-      List<String> problems = ImdsValidation.problems(instance);
+      JsonNode tree = JSON.readTree(body);
+      if (tree == null || tree.isMissingNode()) {
+        span.setAttribute(KvprovAttributes.WARNING, "not valid JSON: the body is empty");
+        return Optional.empty();
+      }
+      List<String> problems;
+      ImdsInstance instance = null;
+      try {
+        instance = tree.isNull() ? null : JSON.treeToValue(tree, ImdsInstance.class);
+        problems = ImdsValidation.problems(instance);
+      } catch (MismatchedInputException e) {
+        problems = List.of(ofAnotherType(e));
+      }
       if (!problems.isEmpty()) {
         String failure = "IMDS metadata rejected: " + String.join("; ", problems);
         span.setStatus(StatusCode.ERROR, failure);
@@ -249,5 +269,31 @@ public final class ImdsClient {
     } finally {
       span.end();
     }
+  }
+
+  /** {@code compute.osProfile is not an object}: where, and what kvprov reads there. */
+  static String ofAnotherType(MismatchedInputException e) {
+    StringBuilder where = new StringBuilder();
+    for (JsonMappingException.Reference step : e.getPath()) {
+      if (step.getFieldName() != null) {
+        where.append(where.isEmpty() ? "" : ".").append(step.getFieldName());
+      } else if (step.getIndex() >= 0) {
+        where.append('[').append(step.getIndex()).append(']');
+      }
+    }
+    Class<?> expected = e.getTargetType();
+    String kind;
+    if (expected == null) {
+      kind = "of the type kvprov reads";
+    } else if (expected == String.class) {
+      kind = "a string";
+    } else if (expected == Boolean.class || expected == boolean.class) {
+      kind = "true or false";
+    } else if (java.util.Collection.class.isAssignableFrom(expected) || expected.isArray()) {
+      kind = "a list";
+    } else {
+      kind = "an object";
+    }
+    return (where.isEmpty() ? "the metadata" : where.toString()) + " is not " + kind;
   }
 }

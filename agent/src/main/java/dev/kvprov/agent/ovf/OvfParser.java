@@ -24,7 +24,10 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * Parses {@code ovf-env.xml}, untrusted input, safely: at most {@link #MAX_BYTES}, no DTD (a
  * document with one is refused, which stops external entities and entity expansion bombs), and
- * elements matched by namespace URI, never by prefix.
+ * elements matched by namespace URI, never by prefix — except the secrets: a {@code UserPassword}
+ * or {@code CustomData} element in any namespace is the password or the custom data (the
+ * windowsazure one first) where it stands in the provisioning set, and anywhere its text is never
+ * kept nor taken for another field.
  *
  * <p>It walks the document with the StAX reader of jackson-dataformat-xml's factory rather than
  * binding it to classes, because binding matches local names only and could not tell the
@@ -110,6 +113,8 @@ public final class OvfParser {
     Map<String, String> key = new HashMap<>();
     char[] password = null;
     char[] customData = null;
+    boolean passwordFromWa = false;
+    boolean customDataFromWa = false;
     Deque<String> path = new ArrayDeque<>();
     XMLStreamReader xml = null;
     // The document again, without the password's and custom data's text: the copy kept on disk.
@@ -123,9 +128,8 @@ public final class OvfParser {
       while (xml.hasNext()) {
         int event = xml.next();
         // Inside the password or the custom data, at any depth: nothing of it is copied but the
-        // element itself (its own end comes with the path still holding it, at depth 4).
-        boolean secret =
-            insideSecret(path) && !(event == XMLStreamConstants.END_ELEMENT && path.size() == 4);
+        // element itself (its own end comes with the path still holding it).
+        boolean secret = insideSecret(path, event == XMLStreamConstants.END_ELEMENT);
         switch (event) {
           case XMLStreamConstants.DTD ->
               throw new OvfException(
@@ -141,11 +145,25 @@ public final class OvfParser {
           case XMLStreamConstants.END_ELEMENT -> {
             String where = String.join("/", path);
             String name = xml.getLocalName();
-            if (where.equals(LINUX_SET + "/" + wa("UserPassword"))) {
-              password = text.take();
-            } else if (where.equals(LINUX_SET + "/" + wa("CustomData"))) {
-              customData = text.take();
-            } else if (where.startsWith(LINUX_SET + "/") && path.size() == 4) {
+            boolean inLinuxSet = where.startsWith(LINUX_SET + "/") && path.size() == 4;
+            boolean windowsAzure = WA.equals(xml.getNamespaceURI());
+            if (inLinuxSet && name.equals(PASSWORD)) {
+              // Whatever its namespace: a writer that got it wrong still meant the password. The
+              // windowsazure one wins over any other.
+              if (password == null || (windowsAzure && !passwordFromWa)) {
+                wipe(password);
+                password = text.take();
+                passwordFromWa = windowsAzure;
+              }
+            } else if (inLinuxSet && name.equals(CUSTOM_DATA)) {
+              if (customData == null || (windowsAzure && !customDataFromWa)) {
+                wipe(customData);
+                customData = text.take();
+                customDataFromWa = windowsAzure;
+              }
+            } else if (isSecret(name)) {
+              // Anywhere else, it is nobody's password, and nobody's field either.
+            } else if (inLinuxSet) {
               fields.put(name, text.toString().strip());
             } else if (where.startsWith(PUBLIC_KEY + "/") && path.size() == 7) {
               key.put(name, text.toString().strip());
@@ -236,14 +254,32 @@ public final class OvfParser {
     }
   }
 
-  /** Whether {@code path} is at or below the password or the custom data. */
-  private static boolean insideSecret(Deque<String> path) {
-    if (path.size() < 4) {
-      return false;
+  /**
+   * Whether {@code path} is at or below a password or custom data element, in any namespace and at
+   * any depth; at an end tag, below only (the element's own end tag is copied, empty).
+   */
+  private static boolean insideSecret(Deque<String> path, boolean atEnd) {
+    int last = path.size() - 1;
+    int i = 0;
+    for (String element : path) {
+      if ((!atEnd || i < last) && isSecret(element.substring(element.indexOf('}') + 1))) {
+        return true;
+      }
+      i++;
     }
-    String fourth = path.stream().skip(3).findFirst().orElse("");
-    return fourth.equals(wa("UserPassword")) || fourth.equals(wa("CustomData"));
+    return false;
   }
+
+  /**
+   * The elements whose text is never kept or taken for a field, by local name: a {@code
+   * UserPassword} in another namespace is a password all the same.
+   */
+  private static boolean isSecret(String localName) {
+    return localName.equals(PASSWORD) || localName.equals(CUSTOM_DATA);
+  }
+
+  private static final String PASSWORD = "UserPassword";
+  private static final String CUSTOM_DATA = "CustomData";
 
   private static final String ENVIRONMENT = qualified(OVF, "Environment");
   private static final String LINUX_SET =

@@ -3,13 +3,16 @@ package dev.kvprov.agent.provision;
 import static java.util.Objects.requireNonNull;
 
 import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
 import dev.kvprov.agent.wireserver.WireserverException;
+import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.logs.Severity;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,13 +27,21 @@ public final class PlatformReport {
   private final KvpTelemetry telemetry;
   private final VmId vmId;
   private final String agent;
+  private final VerdictGenerations verdicts;
 
   /**
+   * @param verdicts where each report takes its number first, so that a run's report never replaces
+   *     a newer run's (the same the telemetry's late writer was given)
    * @param agentVersion kvprov's version, e.g. {@code 0.1.0}
    */
   public PlatformReport(
-      AgentConfig.Wireserver settings, KvpTelemetry telemetry, VmId vmId, String agentVersion) {
+      AgentConfig.Wireserver settings,
+      KvpTelemetry telemetry,
+      VerdictGenerations verdicts,
+      VmId vmId,
+      String agentVersion) {
     this.telemetry = requireNonNull(telemetry, "telemetry");
+    this.verdicts = requireNonNull(verdicts, "verdicts");
     this.vmId = requireNonNull(vmId, "vmId");
     this.agent = "kvprov/" + agentVersion;
     this.wireserver = new WireserverClient(settings, "kvprov v" + agentVersion, telemetry.tracer());
@@ -56,7 +67,7 @@ public final class PlatformReport {
       supporting.put("step", "report_ready");
       supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.REPORT.code));
       supporting.put("detail", String.valueOf(e.getMessage()));
-      telemetry.report(failure("Failed to report ready", supporting));
+      report(failure("Failed to report ready", supporting));
       return false;
     }
   }
@@ -72,8 +83,7 @@ public final class PlatformReport {
 
   /** The success report, with supporting data (e.g. {@code source=ovf}). */
   public boolean succeeded(Map<String, String> supporting) {
-    return telemetry.report(
-        ProvisioningReport.success(agent, vmId.value(), Instant.now(), supporting));
+    return report(ProvisioningReport.success(agent, vmId.value(), Instant.now(), supporting));
   }
 
   /**
@@ -87,7 +97,7 @@ public final class PlatformReport {
   public boolean failed(String reason, Map<String, String> supporting, boolean kvpOnly)
       throws InterruptedException {
     ProvisioningReport report = failure(reason, supporting);
-    boolean written = telemetry.report(report);
+    boolean written = report(report);
     if (kvpOnly) {
       return written;
     }
@@ -103,6 +113,28 @@ public final class PlatformReport {
           .emit();
       return false;
     }
+  }
+
+  /**
+   * The report into KVP, numbered first: if it waits for a held pool past the run, its late writer
+   * knows whether a newer run has reported since.
+   */
+  private boolean report(ProvisioningReport report) {
+    try {
+      verdicts.take();
+    } catch (IOException e) {
+      telemetry
+          .logger()
+          .logRecordBuilder()
+          .setSeverity(Severity.WARN)
+          .setBody(
+              "the report gets no number ("
+                  + IoErrors.reason(e)
+                  + "): should it wait for a held pool past this run, an older run's report could"
+                  + " replace it")
+          .emit();
+    }
+    return telemetry.report(report);
   }
 
   private ProvisioningReport failure(String reason, Map<String, String> supporting) {

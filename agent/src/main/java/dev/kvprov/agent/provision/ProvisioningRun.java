@@ -18,6 +18,7 @@ import dev.kvprov.agent.provision.steps.SshKey;
 import dev.kvprov.agent.provision.steps.Step;
 import dev.kvprov.agent.state.KeptMedia;
 import dev.kvprov.agent.state.ProvisioningState;
+import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
 import dev.kvprov.agent.wireserver.WireserverException;
@@ -102,6 +103,7 @@ public final class ProvisioningRun {
   private final ProvisioningMedia media;
   private final CommandRunner runner;
   private final KvpTelemetry telemetry;
+  private final VerdictGenerations verdicts;
   private final String agentVersion;
   private Set<Step> steps = EnumSet.allOf(Step.class);
   private Optional<List<String>> groups = Optional.empty();
@@ -114,7 +116,9 @@ public final class ProvisioningRun {
       ProvisioningMedia media,
       CommandRunner runner,
       KvpTelemetry telemetry,
+      VerdictGenerations verdicts,
       String agentVersion) {
+    this.verdicts = requireNonNull(verdicts, "verdicts");
     this.config = requireNonNull(config, "config");
     this.root = requireNonNull(root, "root");
     this.vmId = requireNonNull(vmId, "vmId");
@@ -220,7 +224,8 @@ public final class ProvisioningRun {
       span.setAttribute(
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
     }
-    PlatformReport platform = new PlatformReport(config.wireserver(), telemetry, id, agentVersion);
+    PlatformReport platform =
+        new PlatformReport(config.wireserver(), telemetry, verdicts, id, agentVersion);
     // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
     // VM does its work); but the platform, told Ready before, hears nothing more of them.
     boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
@@ -341,7 +346,8 @@ public final class ProvisioningRun {
           AttributeKey.stringArrayKey("steps"), steps.stream().map(Step::option).toList());
     }
     PlatformReport platform =
-        new PlatformReport(config.wireserver(), telemetry, vmId, agentVersion); // never asked
+        new PlatformReport(
+            config.wireserver(), telemetry, verdicts, vmId, agentVersion); // never asked
     Exit exit;
     String why;
     try {

@@ -356,6 +356,61 @@ class ImdsClientTest {
     assertThat(simulator.imdsRequests()).isEqualTo(1);
   }
 
+  /**
+   * JSON that is not instance metadata is rejected the one way, whatever is wrong with it: at the
+   * first answer, as a refusal (the media do not overrule it), naming where. Only a body that is
+   * not JSON at all is asked again.
+   */
+  @Test
+  void jsonOfTheWrongShape_isRejectedAtOnce_asARefusal_whateverTheShape() throws Exception {
+    String profile =
+        "\"osProfile\": {\"adminUsername\": \"azureuser\", \"computerName\": \"web-01\"";
+    Map<String, String> shapes = new java.util.LinkedHashMap<>();
+    shapes.put("{}", "the metadata has no compute section");
+    shapes.put("null", "the metadata has no compute section");
+    shapes.put("[]", "the metadata is not an object");
+    shapes.put("\"text\"", "the metadata is not an object");
+    shapes.put("{\"compute\": \"x\"}", "compute is not an object");
+    shapes.put("{\"compute\": []}", "compute is not an object");
+    shapes.put("{\"compute\": {\"osProfile\": []}}", "compute.osProfile is not an object");
+    shapes.put("{\"compute\": {\"osProfile\": 7}}", "compute.osProfile is not an object");
+    shapes.put("{\"compute\": {}}", "the metadata has no compute.osProfile");
+    shapes.put(
+        "{\"compute\": {\"osProfile\": {\"adminUsername\": [\"a\"], \"computerName\": \"h\"}}}",
+        "compute.osProfile.adminUsername is not a string");
+    shapes.put(
+        "{\"compute\": {" + profile + ", \"disablePasswordAuthentication\": \"maybe\"}}}",
+        "compute.osProfile.disablePasswordAuthentication is not true or false");
+    shapes.put(
+        "{\"compute\": {" + profile + "}, \"publicKeys\": {\"keyData\": \"k\"}}}",
+        "compute.publicKeys is not a list");
+    shapes.put(
+        "{\"compute\": {" + profile + "}, \"publicKeys\": [\"ssh-ed25519 AAAA\"]}}",
+        "compute.publicKeys[0] is not an object");
+    for (Map.Entry<String, String> shape : shapes.entrySet()) {
+      if (simulator != null) {
+        simulator.close();
+      }
+      simulator = AzureSimulator.builder().instanceJson(shape.getKey()).start();
+      ImdsClient client =
+          new ImdsClient(
+              new AgentConfig.Imds(
+                  simulator.imdsEndpoint(),
+                  Duration.ofSeconds(2),
+                  Duration.ofSeconds(2),
+                  Duration.ofMillis(50),
+                  Duration.ofSeconds(3)),
+              telemetry.tracer());
+
+      assertThatThrownBy(client::fetch)
+          .as(shape.getKey())
+          .isInstanceOfSatisfying(
+              ImdsException.class, e -> assertThat(e.refused()).as(shape.getKey()).isTrue())
+          .hasMessage("IMDS metadata rejected: " + shape.getValue());
+      assertThat(simulator.imdsRequests()).as(shape.getKey()).isEqualTo(1);
+    }
+  }
+
   @Test
   void keysThatAreNoOpenSshLine_doNotRefuseTheMetadata() throws Exception {
     String json =

@@ -120,6 +120,66 @@ class OvfParserTest {
         .hasMessageNotContaining(CANARY);
   }
 
+  /** The fixture with its password element in another namespace, its text ending in the canary. */
+  static String foreignPassword() {
+    return fixture()
+        .replaceFirst(
+            "<UserPassword>[^<]*</UserPassword>",
+            "<x:UserPassword xmlns:x=\"urn:example:not-azure\">Foreign#"
+                + CANARY
+                + "</x:UserPassword>");
+  }
+
+  @Test
+  void aPasswordInAnotherNamespace_isThePassword_andIsNeverKept() throws Exception {
+    OvfEnvironment env = parse(foreignPassword());
+
+    assertThat(new String(env.password().orElseThrow().copy())).isEqualTo("Foreign#" + CANARY);
+    assertThat(env.withoutSecrets()).doesNotContain(CANARY).contains("UserPassword");
+    assertThat(env.toString()).doesNotContain(CANARY);
+    assertThat(parse(env.withoutSecrets()).password()).isEmpty();
+  }
+
+  @Test
+  void theWindowsAzurePassword_winsOverOneInAnotherNamespace_andNeitherIsKept() throws Exception {
+    String both =
+        fixture()
+            .replaceFirst(
+                "(<UserPassword>[^<]*</UserPassword>)",
+                "<x:UserPassword xmlns:x=\"urn:example:a\">first-"
+                    + CANARY
+                    + "</x:UserPassword>$1"
+                    + "<y:UserPassword xmlns:y=\"urn:example:b\">last-"
+                    + CANARY
+                    + "</y:UserPassword>");
+
+    OvfEnvironment env = parse(both);
+
+    assertThat(new String(env.password().orElseThrow().copy()))
+        .isEqualTo("Fixture-S3cret#" + CANARY);
+    assertThat(env.withoutSecrets()).doesNotContain(CANARY);
+  }
+
+  @Test
+  void aPasswordOrCustomDataElsewhere_isNeverKept_norTakenForAField() throws Exception {
+    String elsewhere =
+        fixture()
+            .replace(
+                "<KmsServerHostname>",
+                "<UserPassword>platform-"
+                    + CANARY
+                    + "</UserPassword>"
+                    + "<q:Extra xmlns:q=\"urn:example:q\"><q:CustomData>deep-"
+                    + CANARY
+                    + "</q:CustomData></q:Extra><KmsServerHostname>");
+
+    OvfEnvironment env = parse(elsewhere);
+
+    assertThat(new String(env.password().orElseThrow().copy()))
+        .isEqualTo("Fixture-S3cret#" + CANARY);
+    assertThat(env.withoutSecrets()).doesNotContain(CANARY).contains("q:Extra");
+  }
+
   @Test
   void aDocumentWithoutNamespaces_isNotTakenForOvfEnvXml() {
     String bare =
