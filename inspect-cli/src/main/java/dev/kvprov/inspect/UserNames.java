@@ -37,12 +37,14 @@ final class UserNames {
                   + "(?= \\| |$)"),
           // kvprov's checks and messages, and failure reports: user name 'NAME', user "NAME"
           Pattern.compile("(?i)\\buser(?: name)? ['\"]" + NAME + "['\"]"),
-          // the metadata (adminUsername), the media (UserName) and reports, as JSON or k=v
+          // the metadata (adminUsername), the media (UserName) and reports, as JSON or k=v; not
+          // "adminUsername: the user name is missing", whose words are no name
           Pattern.compile(
-              "\"?\\b(?:adminUsername|admin_username|UserName|userName|username)\"?\\s*[:=]\\s*"
-                  + "[\"']?"
+              "\"(?:adminUsername|admin_username|UserName|userName|username)\"\\s*:\\s*\""
                   + NAME
-                  + "(?! name\\b)"),
+                  + "\""),
+          Pattern.compile(
+              "\\b(?:adminUsername|admin_username|UserName|userName|username)=[\"']?" + NAME),
           // the media's XML, any namespace prefix
           Pattern.compile("<(?:[\\w.-]+:)?UserName>\\s*" + NAME + "\\s*</"),
           // a home directory
