@@ -815,18 +815,50 @@ final class BundleCommand implements Callable<Integer> {
           input.hostExport()
               ? PoolSource.hostExport(pool.file().toString())
               : new PoolSource(pool.file().toString(), PoolSource.Kind.POOL_FILE, pool.file());
+      // items, not records: a value split over records may be split inside a name
+      Items items = new Items(this::learnUsers);
       try {
         source.scan(
             InputStream.nullInputStream(),
-            entry -> {
-              users.learn(entry.key());
-              users.learn(entry.value());
+            new dev.kvprov.kvp.PoolVisitor() {
+              @Override
+              public void entry(dev.kvprov.kvp.PoolEntry entry) {
+                users.learn(entry.key());
+                items.entry(entry);
+              }
+
+              @Override
+              public void entry(dev.kvprov.kvp.PoolEntry entry, java.nio.ByteBuffer value) {
+                users.learn(entry.key());
+                items.entry(entry, value);
+              }
+
+              @Override
+              public void problem(dev.kvprov.kvp.KvpProblem problem) {
+                items.problem(problem);
+              }
             });
+        items.finish();
       } catch (IOException e) {
         manifest.add("not read for user names: " + pool.file() + ": " + PoolReading.why(e));
       }
     }
     manifest.add("user names replaced by hashes: " + users.size());
+  }
+
+  /** The names one item gives: its value, and an azure-init payload's decoded text. */
+  private void learnUsers(Item item) {
+    users.learn(item.key());
+    users.learn(item.value());
+    DiagKey key = DiagKey.ofItem(item.key());
+    if (key != null && !key.encoding().equals("none")) {
+      String text =
+          AzureInitDiagWriter.decode(
+              key.encoding(), item.value(), AzureInitDiagWriter.SHOWN_BYTES, new ArrayList<>());
+      if (text != null) {
+        users.learn(text);
+      }
+    }
   }
 
   static String hash(String name) {

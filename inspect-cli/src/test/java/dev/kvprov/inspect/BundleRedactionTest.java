@@ -36,9 +36,18 @@ class BundleRedactionTest {
   private static final String IN_REPORT = "reportuser";
   private static final String IN_COMMAND = "cmduser";
   private static final String IN_ACCOUNTS = "oldaccount";
+  private static final String IN_PAYLOAD = "payloaduser";
 
   private static final List<String> NAMES =
-      List.of(IN_SPAN, REFUSED_BY_CHECK, IMDS_BODY, MEDIA, IN_REPORT, IN_COMMAND, IN_ACCOUNTS);
+      List.of(
+          IN_SPAN,
+          REFUSED_BY_CHECK,
+          IMDS_BODY,
+          MEDIA,
+          IN_REPORT,
+          IN_COMMAND,
+          IN_ACCOUNTS,
+          IN_PAYLOAD);
 
   @TempDir Path dir;
 
@@ -107,6 +116,15 @@ class BundleRedactionTest {
         "<ns1:LinuxProvisioningConfigurationSet><ns1:UserName>"
             + MEDIA
             + "</ns1:UserName></ns1:LinuxProvisioningConfigurationSet>");
+    // azure-init's event, its payload compressed: the name is in no record as written
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+      out.write(("Creating user '" + IN_PAYLOAD + "'").getBytes(UTF_8));
+    }
+    pool.add(
+        "DIAG|azure-init/0.1.1|5c0ffee0-4d2b-4c3a-9e1f-0a1b2c3d4e5f|event|user|"
+            + "6f707172-7374-4576-b778-797a7b7c7d7f|2026-11-22T04:47:48.330Z|gz+b64|||0",
+        java.util.Base64.getEncoder().encodeToString(gz.toByteArray()));
     pool.add(
         "PROVISIONING_REPORT",
         "result=error|reason=\"Could not create user '"
