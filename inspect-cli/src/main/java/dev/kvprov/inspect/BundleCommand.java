@@ -251,8 +251,20 @@ final class BundleCommand implements Callable<Integer> {
           input.source != null && input.source.root != null
               ? root.resolve("var/lib/hyperv")
               : input.dir;
+      boolean underRoot = input.source != null && input.source.root != null;
       for (int pool = 0; pool <= 3; pool++) {
         Path file = directory.resolve(".kvp_pool_" + pool);
+        // Under a root, never through a link that leads out of it: the rule of every --root read.
+        java.util.Optional<String> out =
+            underRoot
+                ? PoolSource.wayOut(root, PoolSource.poolUnderRoot(pool))
+                : java.util.Optional.empty();
+        if (out.isPresent()) {
+          if (!manifest.contains("not read: " + out.get())) {
+            manifest.add("not read: " + out.get());
+          }
+          continue;
+        }
         if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
           files.add(file);
           if (pool == input.pool) {
@@ -274,7 +286,15 @@ final class BundleCommand implements Callable<Integer> {
                     if (pool == input.pool) {
                       onDiskForCommands += copies.size();
                     }
-                    files.addAll(newest(copies, pool));
+                    for (Path copy : newest(copies, pool)) {
+                      java.util.Optional<String> out =
+                          PoolSource.wayOut(root, root.relativize(copy).toString());
+                      if (out.isPresent()) {
+                        manifest.add("not read: " + out.get());
+                      } else {
+                        files.add(copy);
+                      }
+                    }
                   } catch (IOException e) {
                     manifest.add("not read: " + archives + ": " + PoolReading.why(e));
                   }

@@ -96,6 +96,31 @@ class RootLinksTest {
   }
 
   @Test
+  void aBundleOfARoot_takesNothingThroughALinkOut_andSaysSo() throws Exception {
+    pool(archive().resolve("pool1-1795322355.kvp"), "disk", "an earlier boot of the disk");
+    linkOut(hyperv(), "hyperv");
+    Path bundle = dir.resolve("ticket.tar.gz");
+
+    CliRun run = CliRun.of("bundle", "--root", root.toString(), "-o", bundle.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Path unpacked = Files.createDirectories(dir.resolve("unpacked"));
+    Process tar =
+        new ProcessBuilder("tar", "-xzf", bundle.toString(), "-C", unpacked.toString())
+            .inheritIO()
+            .start();
+    assertThat(tar.waitFor()).isZero();
+    try (java.util.stream.Stream<Path> files = Files.walk(unpacked)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        assertThat(new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8))
+            .as("%s", file)
+            .doesNotContain("its own pool", "its archive");
+      }
+    }
+    assertThat(run.out() + run.err()).contains(hyperv() + " leads out of " + root);
+  }
+
+  @Test
   void aPoolDirectoryLinkedOut_isNotRead_theDisksArchivesAre() throws Exception {
     pool(archive().resolve("pool1-1795322355.kvp"), "disk", "an earlier boot of the disk");
     linkOut(hyperv(), "hyperv");
