@@ -8,6 +8,7 @@ import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
 import dev.kvprov.fixtures.HeldPool;
+import dev.kvprov.fixtures.HostTools;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
@@ -761,6 +762,7 @@ class ProvisionEndToEndTest {
 
   /** What the real ssh-keygen makes of the public key of the certificate {@code der}. */
   private String sshKeygen(byte[] der) throws Exception {
+    HostTools.assumeInstalled("ssh-keygen", "openssh-client");
     java.security.cert.Certificate certificate =
         java.security.cert.CertificateFactory.getInstance("X.509")
             .generateCertificate(new java.io.ByteArrayInputStream(der));

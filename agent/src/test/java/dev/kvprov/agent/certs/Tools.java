@@ -10,8 +10,17 @@ import java.util.List;
 final class Tools {
   private Tools() {}
 
-  /** Runs {@code command} in {@code dir} and returns its stdout. */
+  /** The Debian package of each tool these tests run. */
+  private static final java.util.Map<String, String> PACKAGES =
+      java.util.Map.of("ssh-keygen", "openssh-client", "openssl", "openssl");
+
+  /**
+   * Runs {@code command} in {@code dir} and returns its stdout; skips the test where the tool is
+   * not installed (naming its package), or fails it under {@code KVPROV_REQUIRE_HOST_TOOLS}.
+   */
   static String run(Path dir, String... command) throws Exception {
+    dev.kvprov.fixtures.HostTools.assumeInstalled(
+        command[0], PACKAGES.getOrDefault(command[0], command[0]));
     Process process =
         new ProcessBuilder(List.of(command))
             .directory(dir.toFile())
