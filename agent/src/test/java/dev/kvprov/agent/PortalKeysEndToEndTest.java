@@ -10,7 +10,6 @@ import dev.kvprov.agent.certs.TransportKey;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.kvp.KvpRecord;
-import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -206,15 +205,7 @@ class PortalKeysEndToEndTest {
   }
 
   private int provision(AzureSimulator simulator) throws Exception {
-    Path config = dir.resolve("kvprov.toml");
-    Files.writeString(
-        config,
-        "[imds]\nendpoint = \""
-            + simulator.imdsEndpoint()
-            + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
-            + "[wireserver]\nendpoint = \""
-            + simulator.wireserverEndpoint()
-            + "\"\ntotal_retry_timeout_secs = 2\n");
+    Path config = TestVm.simulatorConfig(dir, simulator);
     ConfigOptions options = new ConfigOptions();
     options.root = root;
     options.config = config;
@@ -222,15 +213,10 @@ class PortalKeysEndToEndTest {
   }
 
   private List<KvpRecord> pool() throws Exception {
-    return PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records();
+    return TestVm.pool(root);
   }
 
   private ProvisioningReport report() throws Exception {
-    return ProvisioningReport.parse(
-        pool().stream()
-            .filter(r -> r.key().equals("PROVISIONING_REPORT"))
-            .findFirst()
-            .orElseThrow()
-            .value());
+    return TestVm.report(root);
   }
 }

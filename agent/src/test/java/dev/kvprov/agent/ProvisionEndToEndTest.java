@@ -434,16 +434,11 @@ class ProvisionEndToEndTest {
   }
 
   private List<KvpRecord> pool() throws Exception {
-    return PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records();
+    return TestVm.pool(root);
   }
 
   private ProvisioningReport report() throws Exception {
-    return ProvisioningReport.parse(
-        pool().stream()
-            .filter(r -> r.key().equals("PROVISIONING_REPORT"))
-            .findFirst()
-            .orElseThrow()
-            .value());
+    return TestVm.report(root);
   }
 
   private List<String> spanNames() throws Exception {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.kvp.KvpRecord;
-import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.ProvisioningReport;
@@ -45,15 +44,7 @@ class ProvisionWithoutSmbiosTest {
   }
 
   private int provision(AzureSimulator simulator) throws Exception {
-    Path config = dir.resolve("kvprov.toml");
-    Files.writeString(
-        config,
-        "[imds]\nendpoint = \""
-            + simulator.imdsEndpoint()
-            + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
-            + "[wireserver]\nendpoint = \""
-            + simulator.wireserverEndpoint()
-            + "\"\ntotal_retry_timeout_secs = 2\n");
+    Path config = TestVm.simulatorConfig(dir, simulator);
     ConfigOptions options = new ConfigOptions();
     options.root = root;
     options.config = config;
@@ -76,16 +67,11 @@ class ProvisionWithoutSmbiosTest {
   }
 
   private List<KvpRecord> pool() throws Exception {
-    return PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records();
+    return TestVm.pool(root);
   }
 
   private ProvisioningReport report() throws Exception {
-    return ProvisioningReport.parse(
-        pool().stream()
-            .filter(r -> r.key().equals("PROVISIONING_REPORT"))
-            .findFirst()
-            .orElseThrow()
-            .value());
+    return TestVm.report(root);
   }
 
   private List<String> logs(String level) throws Exception {

@@ -1,9 +1,14 @@
 package dev.kvprov.agent;
 
 import dev.kvprov.agent.demo.DemoRoot;
+import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.kvp.KvpRecord;
+import dev.kvprov.kvp.PoolFile;
+import dev.kvprov.otel.ProvisioningReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** A throwaway VM for the commands' tests: a demo root with a known VM id, and sample media. */
 final class TestVm {
@@ -26,5 +31,35 @@ final class TestVm {
     Path media = Files.createDirectories(dir.resolve("media"));
     Files.copy(Fixtures.path(Fixtures.OVF_ENV), media.resolve("ovf-env.xml"));
     return media;
+  }
+
+  /**
+   * {@code dir/kvprov.toml}: IMDS and the wireserver of {@code simulator}, with budgets of two
+   * seconds, so that a failing platform ends a test's run quickly.
+   */
+  static Path simulatorConfig(Path dir, AzureSimulator simulator) throws Exception {
+    return Files.writeString(
+        dir.resolve("kvprov.toml"),
+        "[imds]\nendpoint = \""
+            + simulator.imdsEndpoint()
+            + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
+            + "[wireserver]\nendpoint = \""
+            + simulator.wireserverEndpoint()
+            + "\"\ntotal_retry_timeout_secs = 2\n");
+  }
+
+  /** The records of {@code root}'s pool 1, where kvprov writes. */
+  static List<KvpRecord> pool(Path root) throws Exception {
+    return PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records();
+  }
+
+  /** The {@code PROVISIONING_REPORT} in {@code root}'s pool. */
+  static ProvisioningReport report(Path root) throws Exception {
+    return ProvisioningReport.parse(
+        pool(root).stream()
+            .filter(r -> r.key().equals("PROVISIONING_REPORT"))
+            .findFirst()
+            .orElseThrow()
+            .value());
   }
 }
