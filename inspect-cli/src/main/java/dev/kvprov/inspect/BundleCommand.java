@@ -645,17 +645,7 @@ final class BundleCommand implements Callable<Integer> {
    * link leads into the rescue machine, which is not the ticket's), and not too large.
    */
   private static byte[] readInRoot(Path file, int max) throws IOException {
-    java.nio.file.attribute.BasicFileAttributes a =
-        Files.readAttributes(
-            file,
-            java.nio.file.attribute.BasicFileAttributes.class,
-            java.nio.file.LinkOption.NOFOLLOW_LINKS);
-    if (a.isSymbolicLink()) {
-      throw new java.nio.file.FileSystemException(file.toString(), null, "a link: not followed");
-    }
-    if (!a.isRegularFile()) {
-      throw new java.nio.file.FileSystemException(file.toString(), null, "not a regular file");
-    }
+    java.nio.file.attribute.BasicFileAttributes a = plainFile(file);
     if (a.size() > max) {
       throw new java.nio.file.FileSystemException(
           file.toString(), null, a.size() + " bytes: more than such a file holds");
@@ -666,9 +656,11 @@ final class BundleCommand implements Callable<Integer> {
   }
 
   /**
-   * What a pool file of the image is (looked at, not read): a regular file, no link, not too large.
+   * {@code file}'s attributes, when it is a regular file and no link; else why not, as an exception
+   * naming it. Links are never followed: on a rescued disk they lead into the rescue machine.
    */
-  private static InputKind kindInRoot(Path file) throws IOException {
+  private static java.nio.file.attribute.BasicFileAttributes plainFile(Path file)
+      throws IOException {
     java.nio.file.attribute.BasicFileAttributes a =
         Files.readAttributes(
             file,
@@ -680,6 +672,14 @@ final class BundleCommand implements Callable<Integer> {
     if (!a.isRegularFile()) {
       throw new java.nio.file.FileSystemException(file.toString(), null, "not a regular file");
     }
+    return a;
+  }
+
+  /**
+   * What a pool file of the image is (looked at, not read): a regular file, no link, not too large.
+   */
+  private static InputKind kindInRoot(Path file) throws IOException {
+    java.nio.file.attribute.BasicFileAttributes a = plainFile(file);
     return head(file, a.size(), java.nio.file.LinkOption.NOFOLLOW_LINKS);
   }
 
