@@ -2,10 +2,7 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.kvp.KvpLimits;
-import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolArchive;
-import dev.kvprov.kvp.RecordCodec;
 import dev.kvprov.otel.Redactor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,6 +65,12 @@ final class BundleCommand implements Callable<Integer> {
    * so this is every boot kvprov left; more are there only when something else put them there.
    */
   static final int NEWEST_ARCHIVES = 5;
+
+  /**
+   * The most pool bytes {@code kvp}'s own commands are given between the pool and its archives:
+   * they hold what they read (a tree's spans), so this bounds the bundle's memory.
+   */
+  static final long MAX_VIEW_BYTES = 64L << 20;
 
   /** The most a configuration file may be: a few KiB in practice. */
   static final int MAX_CONFIG_BYTES = 1 << 20;
@@ -367,7 +370,7 @@ final class BundleCommand implements Callable<Integer> {
             new java.io.InputStreamReader(capped, UTF_8).transferTo(text);
           }
         } else {
-          redactPool(capped, out);
+          RedactedPool.copy(capped, users, out);
         }
       }
       add(pool.name(), spool, pool.file().toString());
@@ -432,6 +435,35 @@ final class BundleCommand implements Callable<Integer> {
               + NEWEST_ARCHIVES
               + " archives: "
               + (older.size() == 1 ? "the older one is" : "the " + older.size() + " older ones are")
+              + " in pools/archive/ only (read them with kvp --file)");
+    }
+    // and, newest first, no more than a pool's worth of records between them: a tree of six
+    // 60 MiB pools took 380 MB of memory, one of 64 MiB takes under 100
+    long bytes = 0;
+    for (Taken t : forCommands) {
+      bytes += t.name().startsWith("pools/archive/") ? 0 : Files.size(t.file());
+    }
+    List<Taken> beyond = new ArrayList<>();
+    for (int i = forCommands.size() - 1; i >= 0; i--) {
+      Taken t = forCommands.get(i);
+      if (t.name().startsWith("pools/archive/")) {
+        long size = Files.size(t.file());
+        if (bytes + size > MAX_VIEW_BYTES) {
+          beyond.add(t);
+        } else {
+          bytes += size;
+        }
+      }
+    }
+    if (!beyond.isEmpty()) {
+      forCommands.removeAll(beyond);
+      manifest.add(
+          "kvp/ reads at most "
+              + (MAX_VIEW_BYTES >> 20)
+              + " MiB of pool "
+              + pool
+              + ": "
+              + (beyond.size() == 1 ? "1 more archive is" : beyond.size() + " more archives are")
               + " in pools/archive/ only (read them with kvp --file)");
     }
     if (forCommands.size() == onDiskForCommands) {
@@ -533,7 +565,7 @@ final class BundleCommand implements Callable<Integer> {
     boolean any = false;
     for (String directory : List.of("etc/kvprov", "etc/azure-init")) {
       Path dir = root.resolve(directory);
-      if (!Files.isDirectory(dir)) {
+      if (!inside(root, directory) || !Files.isDirectory(dir)) {
         continue;
       }
       List<Path> files = new ArrayList<>();
@@ -716,6 +748,9 @@ final class BundleCommand implements Callable<Integer> {
    */
   private void markers(Path root) {
     Path state = root.resolve("var/lib/kvprov");
+    if (!inside(root, "var/lib/kvprov")) {
+      return;
+    }
     if (!Files.isDirectory(state)) {
       manifest.add("no kvprov state directory at " + state);
       return;
@@ -755,6 +790,9 @@ final class BundleCommand implements Callable<Integer> {
       command.addAll(List.of("-b", "-u", "kvprov.service"));
     } else {
       Path logs = root.resolve("var/log/journal");
+      if (!inside(root, "var/log/journal")) {
+        return;
+      }
       if (!Files.isDirectory(logs)) {
         manifest.add("no journal: " + logs + " does not exist (a volatile journal, or none)");
         return;
@@ -793,6 +831,18 @@ final class BundleCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Whether {@code relative} under the root may be read: no link on the way leads out of it (on a
+   * rescued disk, into the rescue machine's own files). If one does, the manifest says so.
+   */
+  private boolean inside(Path root, String relative) {
+    java.util.Optional<String> out = PoolSource.wayOut(root, relative);
+    out.map(why -> "not read: " + why)
+        .filter(line -> !manifest.contains(line))
+        .ifPresent(manifest::add);
+    return out.isEmpty();
+  }
+
   private void add(String name, byte[] bytes, String from) throws IOException {
     tar.add(name, bytes);
     files++;
@@ -817,7 +867,7 @@ final class BundleCommand implements Callable<Integer> {
    * leaves the name nowhere else.
    */
   private void learnUsers(Path root, boolean given, List<Taken> pools) {
-    if (!given) {
+    if (!given && inside(root, "etc/passwd")) {
       Path passwd = root.resolve("etc/passwd");
       try {
         users.learnAccounts(passwd);
@@ -887,45 +937,5 @@ final class BundleCommand implements Callable<Integer> {
 
   private String redact(String text) {
     return redactUsers ? users.redact(text) : text;
-  }
-
-  /** A pool with the user names in its records replaced: each record decoded and written again. */
-  private void redactPool(InputStream pool, OutputStream out) throws IOException {
-    IOException[] failed = new IOException[1];
-    RecordCodec.scan(
-        pool,
-        entry -> {
-          KvpRecord r = entry.record();
-          KvpRecord redacted =
-              compressed(r.key())
-                  // a name inside a compressed payload cannot be found without decoding it
-                  ? new KvpRecord(redact(r.key()), "[redacted: compressed payload]")
-                  : new KvpRecord(redact(r.key()), redact(r.value()));
-          byte[] bytes;
-          try {
-            bytes = RecordCodec.encode(redacted, KvpLimits.WIRE);
-          } catch (IllegalArgumentException e) {
-            bytes =
-                RecordCodec.encode(new KvpRecord(redact(r.key()), "[redacted]"), KvpLimits.WIRE);
-          }
-          try {
-            if (failed[0] == null) {
-              out.write(bytes);
-            }
-          } catch (IOException e) {
-            failed[0] = e;
-          }
-        });
-    if (failed[0] != null) {
-      throw failed[0];
-    }
-  }
-
-  /** A record whose value is compressed: azure-init's encoded payloads, cloud-init's dmesg. */
-  private static boolean compressed(String key) {
-    return key.contains("|gz+b64|")
-        || key.contains("|zlib+b64|")
-        || key.contains("|b64|")
-        || key.startsWith("CLOUD_INIT|") && key.contains("|compressed|");
   }
 }

@@ -165,6 +165,11 @@ final class StatusCommand implements Callable<Integer> {
     // on the running system, this VM's only (an image may carry the VM it was captured from);
     // a rescued disk's are its own VM's
     Path state = root.resolve("var/lib/kvprov");
+    if (PoolSource.wayOut(root, "var/lib/kvprov").isPresent()) {
+      // on a rescued disk, a link into the rescue machine: its markers are not this VM's (the
+      // link is said once, with the archives below it, which are not read either)
+      return List.of();
+    }
     return ProvisioningStatus.markers(state, isLive() ? vmId(root, state).value() : null);
   }
 

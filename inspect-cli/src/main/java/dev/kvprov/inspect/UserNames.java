@@ -65,6 +65,8 @@ final class UserNames {
 
   private Pattern pattern;
 
+  private List<String> people;
+
   /**
    * The image's accounts in {@code passwd}: uid 1000 and up, but nobody.
    *
@@ -111,6 +113,7 @@ final class UserNames {
     if (!n.isEmpty() && !n.matches("\\d+") && n.length() <= 64) {
       names.add(n);
       pattern = null;
+      people = null;
     }
   }
 
@@ -121,11 +124,7 @@ final class UserNames {
   /** {@code text} with every name replaced by its hash, whole names only. */
   String redact(String text) {
     if (pattern == null) {
-      List<String> people =
-          names.stream()
-              .filter(n -> !system.contains(n))
-              .sorted(Comparator.comparingInt(String::length).reversed())
-              .toList();
+      List<String> people = people();
       pattern =
           people.isEmpty()
               ? Pattern.compile("(?!)")
@@ -144,6 +143,49 @@ final class UserNames {
     } while (m.find());
     m.appendTail(b);
     return b.toString();
+  }
+
+  /**
+   * A name cut between two texts: its first {@code head} characters end the one, the rest start the
+   * other.
+   */
+  record Cut(String name, int head) {}
+
+  /**
+   * The name cut between the end of {@code before} and the start of {@code after} (two records a
+   * writer split a value over), whole names only; null when none is. The longest name wins.
+   */
+  Cut cutBetween(String before, String after) {
+    for (String name : people()) {
+      for (int head = name.length() - 1; head >= 1; head--) {
+        int start = before.length() - head;
+        int end = name.length() - head;
+        if (start >= 0
+            && before.startsWith(name.substring(0, head), start)
+            && after.startsWith(name.substring(head))
+            && (start == 0 || !wordCharacter(before.charAt(start - 1)))
+            && (end == after.length() || !wordCharacter(after.charAt(end)))) {
+          return new Cut(name, head);
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean wordCharacter(char c) {
+    return c == '_' || c < 128 && Character.isLetterOrDigit(c);
+  }
+
+  /** The names to replace, longest first: a system account's name is not a person's. */
+  private List<String> people() {
+    if (people == null) {
+      people =
+          names.stream()
+              .filter(n -> !system.contains(n))
+              .sorted(Comparator.comparingInt(String::length).reversed())
+              .toList();
+    }
+    return people;
   }
 
   /** What stands for {@code name}: the same everywhere, so one user can be followed through. */

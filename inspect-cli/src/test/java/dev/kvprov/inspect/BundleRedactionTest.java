@@ -37,6 +37,7 @@ class BundleRedactionTest {
   private static final String IN_COMMAND = "cmduser";
   private static final String IN_ACCOUNTS = "oldaccount";
   private static final String IN_PAYLOAD = "payloaduser";
+  private static final String CUT_BETWEEN_RECORDS = "splituser";
 
   private static final List<String> NAMES =
       List.of(
@@ -47,7 +48,8 @@ class BundleRedactionTest {
           IN_REPORT,
           IN_COMMAND,
           IN_ACCOUNTS,
-          IN_PAYLOAD);
+          IN_PAYLOAD,
+          CUT_BETWEEN_RECORDS);
 
   @TempDir Path dir;
 
@@ -102,6 +104,7 @@ class BundleRedactionTest {
             Attributes.of(
                 AttributeKey.stringArrayKey("process.command_args"),
                 List.of("useradd", "-m", "-s", "/bin/bash", IN_COMMAND))));
+    records.addAll(cutInsideTheName());
     for (KvpRecord r : records) {
       pool.add(r.key(), r.value());
     }
@@ -143,13 +146,45 @@ class BundleRedactionTest {
     return root;
   }
 
+  /**
+   * A failed span whose message is longer than a record holds, padded so that the writer's cut
+   * between two records falls inside the user's name: no record holds the name whole.
+   */
+  private static List<KvpRecord> cutInsideTheName() {
+    for (int pad = 1000; pad < 5000; pad++) {
+      List<KvpRecord> records =
+          failedSpan(
+              4,
+              "provision.ssh_keys",
+              "x".repeat(pad) + " for user '" + CUT_BETWEEN_RECORDS + "': no key could be used",
+              Attributes.empty());
+      boolean whole = records.stream().anyMatch(r -> r.value().contains(CUT_BETWEEN_RECORDS));
+      String joined = String.join("", records.stream().map(KvpRecord::value).toList());
+      if (!whole && joined.contains(CUT_BETWEEN_RECORDS)) {
+        return records;
+      }
+    }
+    throw new AssertionError("no padding cuts the name between two records");
+  }
+
   private static Map<String, String> unpack(Path bundle) throws Exception {
     Map<String, String> files = new LinkedHashMap<>();
     try (InputStream in = Files.newInputStream(bundle);
         TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {
       TarArchiveEntry entry;
       while ((entry = tar.getNextEntry()) != null) {
-        files.put(entry.getName(), new String(tar.readAllBytes(), UTF_8));
+        byte[] bytes = tar.readAllBytes();
+        files.put(entry.getName(), new String(bytes, UTF_8));
+        if (entry.getName().startsWith("kvp-bundle/pools/")) {
+          // a pool as its readers see it: a name cut between two records is whole again here
+          files.put(
+              entry.getName() + " (values joined)",
+              String.join(
+                  "",
+                  dev.kvprov.kvp.RecordCodec.decode(bytes).records().stream()
+                      .map(KvpRecord::value)
+                      .toList()));
+        }
       }
     }
     return files;

@@ -121,6 +121,52 @@ class RootLinksTest {
   }
 
   @Test
+  void theStateAndConfigurationLinkedOut_areNotRead_byStatusOrBundle() throws Exception {
+    pool(hyperv().resolve(".kvp_pool_1"), "disk", "the last boot of the disk");
+    Path state = Files.createDirectories(outside.resolve("kvprov-state"));
+    Files.writeString(state.resolve("rescue-machine-id.ready"), "");
+    Files.writeString(state.resolve("rescue-machine-id.provisioned"), "");
+    Path config = Files.createDirectories(outside.resolve("etc-kvprov"));
+    Files.writeString(config.resolve("kvprov.toml"), "# the rescue machine's own settings\n");
+    linkOut(root.resolve("var/lib/kvprov"), "kvprov-state");
+    linkOut(root.resolve("etc/kvprov"), "etc-kvprov");
+
+    CliRun status = CliRun.of("status", "--root", root.toString());
+
+    assertThat(status.out()).doesNotContain("rescue-machine-id").contains("markers:  none");
+    assertThat(status.err())
+        .isEqualTo(
+            "kvp status: "
+                + root.resolve("var/lib/kvprov")
+                + " leads out of "
+                + root
+                + " (to "
+                + state.toRealPath()
+                + "): not read\n");
+
+    Path bundle = dir.resolve("ticket.tar.gz");
+    CliRun run = CliRun.of("bundle", "--root", root.toString(), "-o", bundle.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    Path unpacked = Files.createDirectories(dir.resolve("unpacked"));
+    Process tar =
+        new ProcessBuilder("tar", "-xzf", bundle.toString(), "-C", unpacked.toString())
+            .inheritIO()
+            .start();
+    assertThat(tar.waitFor()).isZero();
+    try (java.util.stream.Stream<Path> files = Files.walk(unpacked)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        assertThat(new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8))
+            .as("%s", file)
+            .doesNotContain("rescue-machine-id", "the rescue machine's own settings");
+      }
+    }
+    assertThat(run.out())
+        .contains(root.resolve("var/lib/kvprov") + " leads out of " + root)
+        .contains(root.resolve("etc/kvprov") + " leads out of " + root);
+  }
+
+  @Test
   void aPoolDirectoryLinkedOut_isNotRead_theDisksArchivesAre() throws Exception {
     pool(archive().resolve("pool1-1795322355.kvp"), "disk", "an earlier boot of the disk");
     linkOut(hyperv(), "hyperv");
