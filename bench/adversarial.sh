@@ -3,10 +3,13 @@
 # Retry-After, a full state directory, a boot killed inside useradd, a pool lock held elsewhere, a
 # full pool directory, an image whose links lead out of it. Each case provisions a fresh demo root
 # against the simulator on loopback and prints one line of what happened (exit status, time, what
-# reached the platform and the pool, what was written where it must not be).
+# reached the platform and the pool, what was written where it must not be) and whether it ended
+# within its budget + 1 s: the time an unattacked boot takes here (the slowest of three, measured
+# first, under whatever load the machine has) plus what the configuration lets the attack cost
+# (6 s of IMDS or wireserver retries, two lock timeouts of 5 s; nothing for the others).
 #
 #   bench/adversarial.sh all                         every case, with this checkout's agent
-#   bench/adversarial.sh CASE [ARGS]                 one case: network SCENARIO [SIM OPTIONS],
+#   bench/adversarial.sh CASE [ARGS]                 one case: baseline, network SCENARIO [SIM OPTIONS],
 #                                                    full-state, useradd-crash, lock SECONDS,
 #                                                    full-pool, link PATH
 #   KVPROV_JAR=old/kvprov.jar bench/adversarial.sh all   the same attacks on another agent jar
@@ -66,20 +69,57 @@ EOF
   echo "platform ${platform:-got nothing}; $pool"
 }
 
-# Runs a command, its output discarded; prints its exit status and how long it took.
+# Runs a command, its output discarded; prints its exit status and how long it took, and keeps
+# the seconds in $took.
+took=0
 timed() {
   local start end status
   start=$(date +%s.%N)
   "$@" > /dev/null 2>&1
   status=$?
   end=$(date +%s.%N)
-  printf 'exit %d after %.1f s' "$status" "$(echo "$end - $start" | bc)"
+  took=$(echo "$end - $start" | bc)
+  printf 'exit %d after %.1f s' "$status" "$took"
+}
+
+# An unattacked boot's time here: the slowest of three (a loaded machine's boots vary by seconds).
+baseline=0
+case_baseline() {
+  local times=()
+  for _ in 1 2 3; do
+    fresh_root
+    start_sim --scenario ok
+    timed "${provision_command[@]}" > /dev/null
+    times+=("$took")
+    stop_sim
+  done
+  baseline=$(printf '%s\n' "${times[@]}" | sort -n | tail -1)
+  printf 'baseline: an unattacked boot takes up to %.1f s (%.1f, %.1f and %.1f s)\n' \
+    "$baseline" "${times[@]}"
+}
+
+# Whether the last timed run ended within the baseline + ALLOWED seconds + 1 s; each verdict is
+# kept in $work/verdicts (this runs in the subshell of the line that prints it).
+budget() {
+  local limit
+  limit=$(echo "$baseline + $1 + 1" | bc)
+  if (($(echo "$took <= $limit" | bc))); then
+    echo within >> "$work/verdicts"
+    printf 'within budget (%.1f s)' "$limit"
+  else
+    echo over >> "$work/verdicts"
+    printf 'OVER BUDGET (%.1f s)' "$limit"
+  fi
 }
 
 case_network() {
   fresh_root
   start_sim --scenario "$@"
-  echo "network $*: $(timed timeout 300 "${provision_command[@]}"); $(outcome)"
+  local result
+  result=$(timed timeout 300 "${provision_command[@]}"; echo " $took")
+  took=${result##* }
+  # what the attacked service may cost: its whole retry budget in $w/sim.toml
+  echo "network $*: ${result% *}, $(budget 6); $(outcome)"
   stop_sim
 }
 
@@ -87,11 +127,12 @@ case_full_state() {
   fresh_root
   start_sim --scenario ok
   local result
-  result=$(unshare -m sh -c 'mount -t tmpfs -o size=64k,nr_inodes=64 full "$1" &&
+  result=$(timed unshare -m sh -c 'mount -t tmpfs -o size=64k,nr_inodes=64 full "$1" &&
     dd if=/dev/zero of="$1/.fill" bs=4k 2> /dev/null; i=0
     while touch "$1/.i$i" 2> /dev/null; do i=$((i+1)); done; shift; "$@"' sh \
-    "$R/var/lib/kvprov" "${provision_command[@]}" > /dev/null 2>&1; echo "exit $?")
-  echo "full state directory: $result; $(outcome)"
+    "$R/var/lib/kvprov" "${provision_command[@]}"; echo " $took")
+  took=${result##* }
+  echo "full state directory: ${result% *}, $(budget 0); $(outcome)"
   stop_sim
 }
 
@@ -102,16 +143,19 @@ case_useradd_crash() {
   mkfifo "$R/etc/shadow+"
   setsid "${provision_command[@]}" > /dev/null 2>&1 &
   local boot=$!
+  # killed on purpose: no "Killed" line from the shell
+  disown "$boot"
   until grep -q '^azureuser:' "$R/etc/passwd"; do sleep 0.02; done
   pkill -KILL -s "$(ps -o sid= -p "$boot" | tr -d ' ')"
-  wait "$boot" 2> /dev/null
+  while kill -0 "$boot" 2> /dev/null; do sleep 0.05; done
   rm -f "$R/etc/shadow+"
-  local runs=""
+  local runs="" slowest=0
   for run in 1 2; do
-    provision > /dev/null 2>&1
-    runs+=" $?"
+    runs+=" $(timed provision),"
+    (($(echo "$took > $slowest" | bc))) && slowest=$took
   done
-  echo "boot killed inside useradd: next runs exit$runs; keys $(cat "$R/home/azureuser/.ssh/authorized_keys" 2> /dev/null | wc -l), locks left $(ls "$R"/etc/*.lock 2> /dev/null | wc -l); $(outcome)"
+  took=$slowest
+  echo "boot killed inside useradd: next runs$runs $(budget 0); keys $(cat "$R/home/azureuser/.ssh/authorized_keys" 2> /dev/null | wc -l), locks left $(ls "$R"/etc/*.lock 2> /dev/null | wc -l); $(outcome)"
   stop_sim
 }
 
@@ -133,21 +177,26 @@ time.sleep(float(sys.argv[2]))" "$R/var/lib/hyperv/.kvp_pool_1" "$1" > "$w/holde
     grep -q 'late-records: ' "$R/var/lib/kvprov/late-records.log" 2> /dev/null && break
     sleep 0.1
   done
-  echo "pool flock held $1 s: $result; $(outcome)"
+  took=${result##* after }
+  took=${took% s}
+  # the boot waits one lock timeout (5 s) in all, and one more at its end
+  echo "pool flock held $1 s: $result, $(budget "$(($1 < 10 ? $1 : 10))"); $(outcome)"
   stop_sim
 }
 
 case_full_pool() {
   fresh_root
   start_sim --scenario ok
-  local result
+  local result start
+  start=$(date +%s.%N)
   # 16 KiB left where the pool is; the pool is read back inside the namespace, before it goes.
   result=$(unshare -m sh -c 'mount -t tmpfs -o size=64k full "$1" &&
     dd if=/dev/zero of="$1/.fill" bs=4k 2> /dev/null; truncate -s -16384 "$1/.fill"; d=$1; shift
     "$@" > /dev/null 2> /dev/null; s=$?; cp "$d/.kvp_pool_1" "$d/../pool.copy" 2> /dev/null; echo "exit $s"' \
     sh "$R/var/lib/hyperv" "${provision_command[@]}")
   mv "$R/var/lib/pool.copy" "$R/var/lib/hyperv/.kvp_pool_1" 2> /dev/null
-  echo "pool directory with 16 KiB left: $result; $(outcome)"
+  took=$(echo "$(date +%s.%N) - $start" | bc)
+  echo "pool directory with 16 KiB left: $result after $(printf %.1f "$took") s, $(budget 0); $(outcome)"
   stop_sim
 }
 
@@ -163,13 +212,14 @@ case_link() {
   local before after changed
   before=$(find "$outside" -type f | wc -l)
   (cd "$outside" && find . -type f -exec sha256sum {} + | sort) > "$w/outside.before"
-  provision > /dev/null 2>&1
-  local status=$?
+  local result
+  result=$(timed provision; echo " $took")
+  took=${result##* }
   after=$(find "$outside" -type f | wc -l)
   # written outside: a file that is new there, or one whose bytes changed
   changed=$( (cd "$outside" && find . -type f -exec sha256sum {} + | sort) |
     comm -13 "$w/outside.before" - | wc -l)
-  echo "image whose /$1 links out: exit $status; files outside the root $before before, $after after, $changed written"
+  echo "image whose /$1 links out: ${result% *}, $(budget 0); files outside the root $before before, $after after, $changed written"
   stop_sim
 }
 
@@ -177,6 +227,7 @@ run_case() {
   local name=$1
   shift
   case $name in
+    baseline) case_baseline ;;
     network) case_network "$@" ;;
     full-state) case_full_state ;;
     useradd-crash) case_useradd_crash ;;
@@ -189,6 +240,7 @@ run_case() {
 
 if [[ ${1:-} == all ]]; then
   echo "agent: $agent"
+  run_case baseline
   run_case network imds-stalls --failures 1000
   run_case network imds-trickles --failures 1000
   run_case network wireserver-stalls --failures 1000
@@ -200,9 +252,12 @@ if [[ ${1:-} == all ]]; then
   run_case lock 60
   run_case full-pool
   for link in home home/azureuser etc/sudoers.d etc/ssh; do run_case link "$link"; done
+  echo "$(grep -c within "$work/verdicts") of $(wc -l < "$work/verdicts") cases within budget + 1 s"
+  ! grep -q over "$work/verdicts" || exit 1
 elif [[ $# -gt 0 ]]; then
+  [[ $1 == baseline ]] || run_case baseline
   run_case "$@"
 else
-  sed -n '2,16p' "$0"
+  sed -n '2,20p' "$0"
   exit 2
 fi
