@@ -279,7 +279,7 @@ final class AzureInitDiagWriter extends Writer {
         }
         SpanNode span = operations.get(id);
         if (span == null) {
-          span = new SpanNode(k.name(), name());
+          span = new SpanNode(k.name(), AzureInitDiagWriter.this);
           operations.put(id, span);
           contained.span(span);
         }

@@ -62,7 +62,7 @@ final class AzureInitWriter extends Writer {
         }
         boolean error = r.level().equals("ERROR");
         if (r.isSpan()) {
-          SpanNode node = new SpanNode(r.name(), name());
+          SpanNode node = new SpanNode(r.name(), AzureInitWriter.this);
           node.start = r.start().get();
           node.end = r.end().get();
           node.status = error ? "error" : "ok";

@@ -14,7 +14,7 @@ final class Events {
 
   /** The event of an item, as its writer reads it; null if it has none. */
   static JsonNode of(Item item) {
-    return Writers.named(item.writer()).event(item);
+    return item.writer().event(item);
   }
 
   /** DEBUG, INFO, WARN or ERROR as the writer put it (cloud-init: from the result), or null. */

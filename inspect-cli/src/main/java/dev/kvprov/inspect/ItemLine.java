@@ -55,7 +55,7 @@ final class ItemLine {
    * @param width the columns to fit, or {@link Integer#MAX_VALUE} for one line whatever its length
    */
   static List<String> lines(Item item, JsonNode event, int width, Style style) {
-    Writer writer = Writers.named(item.writer());
+    Writer writer = item.writer();
     String level = event == null ? "" : nullToEmpty(Events.level(item, event));
     String head =
         Text.padLeft(sinceBoot(item, event, writer), SINCE_BOOT)

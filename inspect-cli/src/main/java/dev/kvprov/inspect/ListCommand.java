@@ -117,7 +117,7 @@ final class ListCommand implements Callable<Integer> {
           if (!filter.accepts(found)) {
             return null;
           }
-          boolean kvprov = found.writer().equals(Writers.KVPROV.name());
+          boolean kvprov = found.writer() == Writers.KVPROV;
           JsonNode event = Events.of(found);
           Item item =
               kvprov && event == null && found.problems().isEmpty()
@@ -187,7 +187,7 @@ final class ListCommand implements Callable<Integer> {
 
                   @Override
                   public void entry(PoolEntry e) {
-                    if (!filter.accepts(Items.writerOf(e.key()), e.key(), e.value())) {
+                    if (!filter.accepts(Writers.of(e.key()), e.key(), e.value())) {
                       pending.clear();
                       return;
                     }
@@ -207,7 +207,7 @@ final class ListCommand implements Callable<Integer> {
                               e.index(),
                               List.of(e.index()),
                               e.key(),
-                              Items.writerOf(e.key()),
+                              Writers.of(e.key()),
                               e.value(),
                               pending);
                       out.println(asLine(shown, style));
@@ -244,11 +244,11 @@ final class ListCommand implements Callable<Integer> {
     String head =
         Text.padLeft(Integer.toString(item.index()), 5)
             + "  "
-            + Text.padRight(item.writer(), 10)
+            + Text.padRight(item.writer().name(), 10)
             + "  "
             + Text.cut(Text.printable(item.key()), KEY_WIDTH);
     if (item.key().contains("|ERROR|")
-        || item.writer().equals(Writers.REPORT.name()) && value.startsWith("result=error")) {
+        || item.writer() == Writers.REPORT && value.startsWith("result=error")) {
       head = style.error(head);
     } else if (item.key().contains("|WARN|")) {
       head = style.warn(head);
@@ -266,7 +266,7 @@ final class ListCommand implements Callable<Integer> {
     node.put("index", item.index());
     item.records().forEach(node.putArray("records")::add);
     node.put("key", item.key());
-    node.put("writer", item.writer());
+    node.put("writer", item.writer().name());
     node.put("value", item.value());
     item.problems().forEach(node.putArray("problems")::add);
     if (event != null) {

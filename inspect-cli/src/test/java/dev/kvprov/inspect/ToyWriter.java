@@ -67,7 +67,7 @@ final class ToyWriter extends Writer {
       public void add(Item item, Object reading) {
         Map<String, String> f = fields(item.value());
         if (f.containsKey("start")) {
-          SpanNode span = new SpanNode(name(item), name());
+          SpanNode span = new SpanNode(name(item), ToyWriter.this);
           span.start = SpanForest.time(f.get("start"));
           span.end = SpanForest.time(f.getOrDefault("end", ""));
           span.status = f.getOrDefault("status", "ok");
