@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -9,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -118,19 +118,19 @@ final class ListCommand implements Callable<Integer> {
             return null;
           }
           boolean kvprov = found.writer() == Writers.KVPROV;
-          JsonNode event = Events.of(found);
+          Optional<Event> event = Events.of(found);
           Item item =
-              kvprov && event == null && found.problems().isEmpty()
+              kvprov && event.isEmpty() && found.problems().isEmpty()
                   ? found.withProblem("not a readable kvprov record (see docs/kvp-format.md)")
                   : found;
           if (minLevel >= 0) {
-            String itemLevel = Events.level(item, event);
+            String itemLevel = event.map(Event::severity).orElse(null);
             if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
               return null;
             }
           }
           if (since != null) {
-            Instant at = Events.time(event);
+            Instant at = event.flatMap(e -> e.times().instant()).orElse(null);
             if (at == null || at.isBefore(since)) {
               return null;
             }
@@ -261,7 +261,7 @@ final class ListCommand implements Callable<Integer> {
             : "\n       " + style.error("! " + Text.printable(String.join("; ", item.problems()))));
   }
 
-  static ObjectNode asNode(Item item, JsonNode event, String source) {
+  static ObjectNode asNode(Item item, Optional<Event> event, String source) {
     ObjectNode node = Json.object();
     node.put("index", item.index());
     item.records().forEach(node.putArray("records")::add);
@@ -269,9 +269,7 @@ final class ListCommand implements Callable<Integer> {
     node.put("writer", item.writer().name());
     node.put("value", item.value());
     item.problems().forEach(node.putArray("problems")::add);
-    if (event != null) {
-      node.set("event", event);
-    }
+    event.ifPresent(e -> node.set("event", EventJson.of(e)));
     if (source != null) {
       node.put("source", source);
     }
