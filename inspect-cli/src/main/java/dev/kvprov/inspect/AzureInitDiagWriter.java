@@ -3,7 +3,6 @@ package dev.kvprov.inspect;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,9 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.InflaterInputStream;
@@ -212,28 +213,36 @@ final class AzureInitDiagWriter extends Writer {
   }
 
   @Override
-  JsonNode event(Item item) {
+  Optional<Event> event(Item item) {
     Read r = Read.of(item);
     if (r == null) {
-      return null;
+      return Optional.empty();
     }
     DiagKey k = r.key();
-    ObjectNode node = Json.object();
-    node.put("type", k.kind());
-    node.put("level", r.level());
-    node.put("name", k.name());
     Instant time = k.time();
-    node.put("time", time != null ? time.toString() : k.timestamp());
-    if (!k.result().isEmpty()) {
-      node.put("status", k.failed() ? "error" : k.result().equals("success") ? "ok" : k.result());
-    }
-    k.length().ifPresent(d -> node.put("duration_s", d.toNanos() / 1e9));
-    node.put("message", r.message());
-    node.put("agent", k.agent());
-    node.put("vm_id", k.vmId());
-    node.put("event_id", k.eventId());
-    node.put("format", k.form().prefix);
-    return node;
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put("agent", k.agent());
+    attributes.put("vm_id", k.vmId());
+    attributes.put("event_id", k.eventId());
+    attributes.put("format", k.form().prefix);
+    return Optional.of(
+        new Event(
+            k.kind(),
+            Optional.of(k.name()),
+            Optional.of(r.level()),
+            k.result().isEmpty()
+                ? Optional.empty()
+                : Optional.of(
+                    k.failed() ? "error" : k.result().equals("success") ? "ok" : k.result()),
+            new Event.Times(
+                Optional.of(time != null ? time.toString() : k.timestamp()),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                k.length()),
+            Optional.of(r.message()),
+            attributes,
+            Optional.empty()));
   }
 
   /** The key and payload, read, or null when they do not read. */
@@ -279,7 +288,7 @@ final class AzureInitDiagWriter extends Writer {
         }
         SpanNode span = operations.get(id);
         if (span == null) {
-          span = new SpanNode(k.name(), name());
+          span = new SpanNode(k.name(), AzureInitDiagWriter.this);
           operations.put(id, span);
           contained.span(span);
         }

@@ -1,9 +1,9 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,30 +23,35 @@ final class AzureInitWriter extends Writer {
   }
 
   @Override
-  JsonNode event(Item item) {
+  Optional<Event> event(Item item) {
     Optional<AzureInitRecord> parsed = AzureInitRecord.parse(item.key(), item.value());
     if (parsed.isEmpty()) {
-      return null;
+      return Optional.empty();
     }
     AzureInitRecord r = parsed.get();
-    ObjectNode node = Json.object();
-    node.put("type", r.isSpan() ? "span" : "event");
-    node.put("level", r.level());
-    node.put("name", r.name());
-    put(node, "time", r.start().map(Instant::toString));
-    if (r.isSpan()) {
-      put(node, "start", r.start().map(Instant::toString));
-      put(node, "end", r.end().map(Instant::toString));
-    }
-    node.put("status", r.level().equals("ERROR") ? "error" : "ok");
-    put(node, "message", r.message());
-    node.put("version", r.version());
-    node.put("vm_id", r.vmId());
-    return node;
+    Optional<String> start = r.start().map(Instant::toString);
+    return Optional.of(
+        new Event(
+            r.isSpan() ? "span" : "event",
+            Optional.of(r.name()),
+            Optional.of(r.level()),
+            Optional.of(r.level().equals("ERROR") ? "error" : "ok"),
+            new Event.Times(
+                start,
+                r.isSpan() ? start : Optional.empty(),
+                r.isSpan() ? r.end().map(Instant::toString) : Optional.empty(),
+                Optional.empty(),
+                Optional.empty()),
+            r.message(),
+            ordered("version", r.version(), "vm_id", r.vmId()),
+            Optional.empty()));
   }
 
-  private static void put(ObjectNode node, String field, Optional<String> value) {
-    value.ifPresent(v -> node.put(field, v));
+  private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {
+    Map<String, String> map = new LinkedHashMap<>();
+    map.put(k1, v1);
+    map.put(k2, v2);
+    return map;
   }
 
   /** Spans written when they close, with no parent: nested by time. */
@@ -62,7 +67,7 @@ final class AzureInitWriter extends Writer {
         }
         boolean error = r.level().equals("ERROR");
         if (r.isSpan()) {
-          SpanNode node = new SpanNode(r.name(), name());
+          SpanNode node = new SpanNode(r.name(), AzureInitWriter.this);
           node.start = r.start().get();
           node.end = r.end().get();
           node.status = error ? "error" : "ok";

@@ -130,7 +130,7 @@ final class BlameCommand implements Callable<Integer> {
       rows.add(
           new Row(
               node.name,
-              node.writer,
+              node.writer.name(),
               total,
               self.isNegative() ? Duration.ZERO : self,
               node.end == null));

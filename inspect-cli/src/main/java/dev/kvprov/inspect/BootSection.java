@@ -32,7 +32,7 @@ final class BootSection {
   /** An item and what its writer made of it ({@link Writer#reading}), worked out on any core. */
   private record Read(Item item, Object reading) {
     static Read of(Item item) {
-      return new Read(item, Writers.named(item.writer()).reading(item));
+      return new Read(item, item.writer().reading(item));
     }
   }
 
@@ -40,9 +40,9 @@ final class BootSection {
     Item item = read.item();
     forest.add(item, read.reading());
     events.add(item, read.reading());
-    if (item.writer().equals(Writers.REPORT.name())) {
+    if (item.writer() == Writers.REPORT) {
       report = item.value();
-    } else if (item.writer().equals(Writers.KVPROV.name())
+    } else if (item.writer() == Writers.KVPROV
         && item.value().contains(ProvisioningStatus.ALREADY_PROVISIONED)) {
       alreadyProvisioned = true;
     }

@@ -24,7 +24,7 @@ final class CloudInitSpans implements SpanReader {
     String name = event.path("name").asText();
     Instant ts = SpanForest.time(event.path("ts").asText());
     if (type.equals("start")) {
-      SpanNode node = new SpanNode(name, Writers.CLOUD_INIT.name());
+      SpanNode node = new SpanNode(name, Writers.CLOUD_INIT);
       node.start = ts;
       SpanNode parent = null;
       for (SpanNode running : open) {
@@ -46,7 +46,7 @@ final class CloudInitSpans implements SpanReader {
       }
       if (finished == null) {
         // Its start is gone (cleared, or cut off by a budget): a failure must still show.
-        finished = new SpanNode(name, Writers.CLOUD_INIT.name());
+        finished = new SpanNode(name, Writers.CLOUD_INIT);
         roots.add(finished);
       }
       finished.end = ts;

@@ -6,9 +6,11 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -27,34 +29,71 @@ final class CloudInitWriter extends Writer {
     return key.startsWith("CLOUD_INIT|");
   }
 
-  @Override
-  JsonNode event(Item item) {
-    JsonNode event;
+  /** The event JSON, parsed; null when it is not a JSON object. */
+  private static ObjectNode parsed(Item item) {
     try {
-      event = Json.parse(item.value());
+      return Json.parse(item.value()) instanceof ObjectNode node ? node : null;
     } catch (Exception e) {
       return null;
     }
-    if (!(event instanceof ObjectNode node)) {
-      return null;
-    }
-    Instant ts = SpanForest.time(node.path("ts").asText(""));
-    if (ts != null) {
-      node.put("time", ts.toString());
-    }
-    if (node.has("result")) {
-      node.put("status", node.path("result").asText().toLowerCase(Locale.ROOT));
-    }
-    if (node.has("msg")) {
-      node.put("message", node.path("msg").asText());
-    }
-    return node;
   }
 
-  /** The event, parsed ({@link #event}), or null when it does not read. */
+  /**
+   * The event as cloud-init wrote it, kept whole, with its time ({@code ts}), its status ({@code
+   * result}, in lower case) and its message ({@code msg}).
+   */
+  @Override
+  Optional<Event> event(Item item) {
+    ObjectNode node = parsed(item);
+    if (node == null) {
+      return Optional.empty();
+    }
+    Map<String, String> attributes = new LinkedHashMap<>();
+    node.fields()
+        .forEachRemaining(
+            f -> {
+              if (f.getValue().isTextual()) {
+                attributes.put(f.getKey(), f.getValue().asText());
+              }
+            });
+    Instant ts = SpanForest.time(node.path("ts").asText(""));
+    Optional<String> time =
+        ts != null ? Optional.of(ts.toString()) : Optional.ofNullable(attributes.get("time"));
+    Optional<String> status =
+        node.has("result")
+            ? Optional.of(node.path("result").asText().toLowerCase(Locale.ROOT))
+            : Optional.ofNullable(attributes.get("status"));
+    Optional<String> message =
+        node.has("msg")
+            ? Optional.of(node.path("msg").asText())
+            : Optional.ofNullable(attributes.get("message"));
+    return Optional.of(
+        new Event(
+            node.path("type").asText(""),
+            Optional.of(node.path("name").asText("")).filter(n -> !n.isEmpty()),
+            node.has("level") ? Optional.of(node.path("level").asText()) : Optional.empty(),
+            status,
+            new Event.Times(
+                time,
+                Optional.ofNullable(attributes.get("start")),
+                Optional.ofNullable(attributes.get("end")),
+                seconds(node.path("since_boot_s")),
+                seconds(node.path("duration_s"))),
+            message,
+            attributes,
+            Optional.of(item.value())));
+  }
+
+  private static Optional<java.time.Duration> seconds(JsonNode number) {
+    return number.isNumber()
+        ? Optional.of(java.time.Duration.ofNanos((long) (number.asDouble() * 1e9)))
+        : Optional.empty();
+  }
+
+  /** The event, parsed, or null when it does not read. */
   @Override
   Object reading(Item item) {
-    return event(item);
+    return parsed(item);
   }
 
   @Override
@@ -225,7 +264,7 @@ final class CloudInitWriter extends Writer {
   /** A {@code compressed} event's {@code {"encoding", "data"}}, expanded. */
   @Override
   Payload payload(Item item) {
-    JsonNode event = event(item);
+    JsonNode event = parsed(item);
     if (event == null || !event.path("type").asText().equals("compressed")) {
       return null;
     }

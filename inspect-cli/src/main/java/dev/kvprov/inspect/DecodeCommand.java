@@ -51,7 +51,7 @@ final class DecodeCommand implements Callable<Integer> {
           if (key != null && !item.key().equals(key)) {
             return;
           }
-          Writer.Payload payload = Writers.named(item.writer()).payload(item);
+          Writer.Payload payload = item.writer().payload(item);
           if (payload == null) {
             return;
           }

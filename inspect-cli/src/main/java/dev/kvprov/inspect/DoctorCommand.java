@@ -121,7 +121,7 @@ final class DoctorCommand implements Callable<Integer> {
     Items items =
         new Items(
             item -> {
-              Writer writer = Writers.named(item.writer());
+              Writer writer = item.writer();
               for (String problem : item.problems()) {
                 if (!recordProblems.remove(problem) && writer.isDamage(problem)) {
                   add.accept(

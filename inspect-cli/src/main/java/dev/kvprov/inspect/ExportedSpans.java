@@ -71,12 +71,14 @@ final class ExportedSpans implements Consumer<Item> {
 
   @Override
   public void accept(Item item) {
-    Writer.Origin origin = Writers.named(item.writer()).origin(item);
+    Writer.Origin origin = item.writer().origin(item);
     if (origin.vmId() != null) {
-      vmId(origin.vmIdOfPool() ? null : item.writer(), origin.vmId());
+      vmId(origin.vmIdOfPool() ? null : item.writer().name(), origin.vmId());
     }
     if (origin.bootEpoch() != null) {
-      bootEpochs.computeIfAbsent(item.writer(), w -> new TreeSet<>()).add(origin.bootEpoch());
+      bootEpochs
+          .computeIfAbsent(item.writer().name(), w -> new TreeSet<>())
+          .add(origin.bootEpoch());
     }
   }
 
@@ -120,7 +122,7 @@ final class ExportedSpans implements Consumer<Item> {
       latest = latest(roots);
       for (SpanNode root : roots) {
         if (root.start != null) {
-          firstStarts.merge(root.writer, root.start, (a, b) -> a.isBefore(b) ? a : b);
+          firstStarts.merge(root.writer.name(), root.start, (a, b) -> a.isBefore(b) ? a : b);
         }
       }
     }
@@ -201,7 +203,7 @@ final class ExportedSpans implements Consumer<Item> {
           nanos(node.start),
           nanos(end),
           attributes.build(),
-          resources.computeIfAbsent(node.writer, this::resource),
+          resources.computeIfAbsent(node.writer.name(), this::resource),
           node.milestones.stream()
               .map(
                   m ->
@@ -222,7 +224,8 @@ final class ExportedSpans implements Consumer<Item> {
     /** One trace per writer, VM and boot. */
     private String derivedTraceId(SpanNode root) {
       return hash(
-          root.writer + "\n" + vmIdOf(root.writer) + "\n" + boot(root), TraceId.getLength());
+          root.writer.name() + "\n" + vmIdOf(root.writer.name()) + "\n" + boot(root),
+          TraceId.getLength());
     }
 
     /**
@@ -231,7 +234,7 @@ final class ExportedSpans implements Consumer<Item> {
      * writer empties the pool once per boot, so a pool mostly holds one).
      */
     private String boot(SpanNode root) {
-      TreeSet<Long> epochs = bootEpochs.get(root.writer);
+      TreeSet<Long> epochs = bootEpochs.get(root.writer.name());
       if (epochs != null && root.start != null) {
         Long boot = null;
         Long previous = null;
@@ -249,7 +252,7 @@ final class ExportedSpans implements Consumer<Item> {
           return "boot " + boot;
         }
       }
-      return "first span " + firstStarts.get(root.writer);
+      return "first span " + firstStarts.get(root.writer.name());
     }
   }
 

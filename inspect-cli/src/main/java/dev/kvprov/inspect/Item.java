@@ -11,8 +11,8 @@ import java.util.List;
  * @param index the index of its first record
  * @param records the indexes of all its records, in pool order
  * @param key the logical key (without chunk suffixes)
- * @param writer {@code kvprov}, {@code azure-init}, {@code cloud-init}, {@code report} or {@code
- *     other}
+ * @param writer the program that wrote it, as {@link Writers} knows it ({@link Writers#OTHER} when
+ *     none does)
  * @param value the logical value: for a chunked cloud-init event, the event JSON as it would have
  *     been written unsplit
  * @param problems what was wrong with it (damaged records, missing pieces); an item with no records
@@ -23,7 +23,7 @@ public record Item(
     int index,
     List<Integer> records,
     String key,
-    String writer,
+    Writer writer,
     String value,
     List<String> problems) {
   public Item {

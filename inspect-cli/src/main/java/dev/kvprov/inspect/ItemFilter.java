@@ -38,8 +38,8 @@ final class ItemFilter {
     return accepts(item.writer(), item.key(), item.value());
   }
 
-  boolean accepts(String itemWriter, String key, String value) {
-    return (writer == null || itemWriter.equals(writer))
+  boolean accepts(Writer itemWriter, String key, String value) {
+    return (writer == null || itemWriter.name().equals(writer))
         && (grep == null || key.contains(grep) || value.contains(grep));
   }
 }

@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -8,6 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * An item as a person reads it in {@code kvp list} and {@code watch}: when (since boot, when its
@@ -44,9 +44,8 @@ final class ItemLine {
    * The day an item happened, UTC, for a {@code -- 2026-11-22} line when it changes; null when the
    * item has no time.
    */
-  static String day(JsonNode event) {
-    Instant time = Events.time(event);
-    return time == null ? null : DAY.format(time);
+  static String day(Optional<Event> event) {
+    return event.flatMap(e -> e.times().instant()).map(DAY::format).orElse(null);
   }
 
   /**
@@ -54,9 +53,9 @@ final class ItemLine {
    *
    * @param width the columns to fit, or {@link Integer#MAX_VALUE} for one line whatever its length
    */
-  static List<String> lines(Item item, JsonNode event, int width, Style style) {
-    Writer writer = Writers.named(item.writer());
-    String level = event == null ? "" : nullToEmpty(Events.level(item, event));
+  static List<String> lines(Item item, Optional<Event> event, int width, Style style) {
+    Writer writer = item.writer();
+    String level = event.map(Event::severity).orElse("");
     String head =
         Text.padLeft(sinceBoot(item, event, writer), SINCE_BOOT)
             + "  "
@@ -100,12 +99,12 @@ final class ItemLine {
   }
 
   /** Seconds since boot, when the item or its writer says when the boot was. */
-  private static String sinceBoot(Item item, JsonNode event, Writer writer) {
-    if (event != null && event.path("since_boot_s").isNumber()) {
-      double seconds = event.path("since_boot_s").asDouble();
-      return "+" + Text.secondsValue(Duration.ofNanos((long) (seconds * 1e9))) + "s";
+  private static String sinceBoot(Item item, Optional<Event> event, Writer writer) {
+    Optional<Duration> sinceBoot = event.flatMap(e -> e.times().sinceBoot());
+    if (sinceBoot.isPresent()) {
+      return "+" + Text.secondsValue(sinceBoot.get()) + "s";
     }
-    Instant time = Events.time(event);
+    Instant time = event.flatMap(e -> e.times().instant()).orElse(null);
     Long boot = writer.origin(item).bootEpoch();
     if (time != null && boot != null) {
       return Text.signedSeconds(Duration.between(Instant.ofEpochSecond(boot), time), 0);
@@ -113,28 +112,28 @@ final class ItemLine {
     return "";
   }
 
-  private static String time(JsonNode event) {
-    Instant time = Events.time(event);
-    return time == null ? "" : TIME_OF_DAY.format(time);
+  private static String time(Optional<Event> event) {
+    return event.flatMap(e -> e.times().instant()).map(TIME_OF_DAY::format).orElse("");
   }
 
   /**
    * What happened, in words: the name, then what became of it — {@code FAILED: why}, {@code
    * started}, {@code ok} — or the message; an item no writer reads is its key and value.
    */
-  static String what(Item item, JsonNode event) {
-    if (event == null) {
+  static String what(Item item, Optional<Event> read) {
+    if (read.isEmpty()) {
       if (item.key().isEmpty()) {
         return "(no record)";
       }
       return item.key() + " = " + item.value();
     }
-    String name = event.path("name").asText("");
-    String type = event.path("type").asText("");
-    String status = event.path("status").asText("").toLowerCase(Locale.ROOT);
-    String message = event.path("message").asText("");
-    if (message.isEmpty() && event.path("event").isTextual()) {
-      message = event.path("event").asText(); // a kvprov span event: what it says
+    Event event = read.get();
+    String name = event.name().orElse("");
+    String type = event.kind();
+    String status = event.status().orElse("").toLowerCase(Locale.ROOT);
+    String message = event.message().orElse("");
+    if (message.isEmpty() && event.attributes().containsKey("event")) {
+      message = event.attributes().get("event"); // a kvprov span event: what it says
     }
     StringBuilder b = new StringBuilder(name.isEmpty() ? item.key() : name);
     boolean failed = status.equals("error") || status.equals("fail");
@@ -151,12 +150,12 @@ final class ItemLine {
         // kvprov's OpenTelemetry status of a span that did not fail is "unset": it ended well
         boolean ok = status.isEmpty() || status.equals("success") || status.equals("unset");
         // one that did not fail but warned (kvprov: an attempt tried again) says so
-        boolean warned = ok && !message.isEmpty() && event.path("level").asText().equals("WARN");
+        boolean warned = ok && !message.isEmpty() && event.level().orElse("").equals("WARN");
         b.append(" ").append(warned ? "warning" : ok ? "ok" : status);
-        Duration length = length(event);
-        if (length != null) {
-          b.append(" ").append(Text.secondsValue(length)).append("s");
-        }
+        event
+            .times()
+            .length()
+            .ifPresent(length -> b.append(" ").append(Text.secondsValue(length)).append("s"));
       }
       case "report" -> b.append(" ").append(status);
       case "event", "log", "" -> {}
@@ -166,19 +165,5 @@ final class ItemLine {
       b.append(": ").append(message);
     }
     return b.toString();
-  }
-
-  /** A span's length from its event: its duration, or its start and end. */
-  private static Duration length(JsonNode event) {
-    if (event.path("duration_s").isNumber()) {
-      return Duration.ofNanos((long) (event.path("duration_s").asDouble() * 1e9));
-    }
-    Instant start = SpanForest.time(event.path("start").asText(""));
-    Instant end = SpanForest.time(event.path("end").asText(""));
-    return start == null || end == null ? null : Duration.between(start, end);
-  }
-
-  private static String nullToEmpty(String s) {
-    return s == null ? "" : s;
   }
 }

@@ -87,10 +87,6 @@ final class Items implements PoolReading.SourceVisitor {
     return new Items(sink);
   }
 
-  static String writerOf(String key) {
-    return Writers.of(key).name();
-  }
-
   @Override
   public void problem(KvpProblem problem) {
     if (problem.kind() == KvpProblem.Kind.EXPORT_ITEM_INVALID
@@ -113,7 +109,7 @@ final class Items implements PoolReading.SourceVisitor {
             index,
             List.of(),
             "",
-            Writers.OTHER.name(),
+            Writers.OTHER,
             "",
             problems.stream().map(KvpProblem::toString).toList()));
   }
@@ -150,9 +146,7 @@ final class Items implements PoolReading.SourceVisitor {
       collect(piece.base(), entry, piece.index(), piece.count(), record.value(), writer, problems);
       return;
     }
-    deliver(
-        new Item(
-            entry.index(), List.of(entry.index()), key, writer.name(), record.value(), problems));
+    deliver(new Item(entry.index(), List.of(entry.index()), key, writer, record.value(), problems));
   }
 
   private void collect(
@@ -261,8 +255,7 @@ final class Items implements PoolReading.SourceVisitor {
         group.first,
         () -> {
           String value = group.writer.join(base, group.pieces, group.expected, group.problems);
-          return new Item(
-              group.first, group.records, base, group.writer.name(), value, group.problems);
+          return new Item(group.first, group.records, base, group.writer, value, group.problems);
         });
   }
 }

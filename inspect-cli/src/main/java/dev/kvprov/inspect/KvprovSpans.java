@@ -57,7 +57,7 @@ final class KvprovSpans implements SpanReader {
 
   private static SpanNode node(KvprovSpanTree.Span span) {
     KvprovRecord first = span.first();
-    SpanNode node = new SpanNode(first.name().orElse("?"), Writers.KVPROV.name());
+    SpanNode node = new SpanNode(first.name().orElse("?"), Writers.KVPROV);
     for (KvprovRecord r : span.end() == null ? List.of(first) : List.of(first, span.end())) {
       node.start = r.start().orElse(node.start);
       node.traceId = r.traceId().orElse(node.traceId);

@@ -1,14 +1,14 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,55 +26,57 @@ final class KvprovWriter extends Writer {
   }
 
   @Override
-  JsonNode event(Item item) {
+  Optional<Event> event(Item item) {
     KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
     if (r == null) {
-      return null;
+      return Optional.empty();
     }
-    ObjectNode node = Json.object();
-    node.put("type", r.kind().name().toLowerCase(Locale.ROOT));
-    node.put("level", r.level().name());
+    String name = null;
+    String status = null;
     String time = null;
     String start = null;
     String end = null;
     String message = null;
+    Map<String, String> attributes = new LinkedHashMap<>();
     for (KvprovRecord.Field field : r.fields()) {
       String text = field.text();
       switch (field.label()) {
-        case "Name" -> node.put("name", text);
-        case "Event" -> node.put("event", text);
+        case "Name" -> name = text;
+        case "Event" -> attributes.put("event", text);
         case "Time" -> time = text;
         case "Start" -> start = text;
         case "End" -> end = text;
-        case "Status" -> node.put("status", text);
+        case "Status" -> status = text;
         case "Error", "Body", "Dropped" -> message = message == null ? text : message;
-        case "Trace" -> node.put("trace_id", text);
-        case "Span" -> node.put("span_id", text);
-        case "Parent" -> node.put("parent_span_id", text);
+        case "Trace" -> attributes.put("trace_id", text);
+        case "Span" -> attributes.put("span_id", text);
+        case "Parent" -> attributes.put("parent_span_id", text);
         default -> {}
       }
     }
-    // kvprov writes RFC 3339 UTC already: the texts are given as written
-    String when = time != null ? time : end != null ? end : start;
-    if (when != null) {
-      node.put("time", when);
-    }
-    if (start != null) {
-      node.put("start", start);
-    }
-    if (end != null) {
-      node.put("end", end);
-    }
-    // when the item happened, since boot: an end record's end, any other record's time
-    (r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot())
-        .ifPresent(d -> node.put("since_boot_s", Text.millis(d) / 1e3));
     if (message == null) {
       message = r.warning().orElse(null); // a span that did not fail, but warned: a retry
     }
-    if (message != null) {
-      node.put("message", message);
-    }
-    return node;
+    // kvprov writes RFC 3339 UTC already: the texts are given as written
+    String when = time != null ? time : end != null ? end : start;
+    // when the item happened, since boot: an end record's end, any other record's time
+    Optional<Duration> sinceBoot =
+        r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot();
+    return Optional.of(
+        new Event(
+            r.kind().name().toLowerCase(Locale.ROOT),
+            Optional.ofNullable(name),
+            Optional.of(r.level().name()),
+            Optional.ofNullable(status),
+            new Event.Times(
+                Optional.ofNullable(when),
+                Optional.ofNullable(start),
+                Optional.ofNullable(end),
+                sinceBoot,
+                Optional.empty()),
+            Optional.ofNullable(message),
+            attributes,
+            Optional.empty()));
   }
 
   /** The record, decoded ({@link KvprovRecord}), or null when it does not read. */

@@ -1,6 +1,5 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -9,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -117,20 +117,20 @@ final class ListCommand implements Callable<Integer> {
           if (!filter.accepts(found)) {
             return null;
           }
-          boolean kvprov = found.writer().equals(Writers.KVPROV.name());
-          JsonNode event = Events.of(found);
+          boolean kvprov = found.writer() == Writers.KVPROV;
+          Optional<Event> event = Events.of(found);
           Item item =
-              kvprov && event == null && found.problems().isEmpty()
+              kvprov && event.isEmpty() && found.problems().isEmpty()
                   ? found.withProblem("not a readable kvprov record (see docs/kvp-format.md)")
                   : found;
           if (minLevel >= 0) {
-            String itemLevel = Events.level(item, event);
+            String itemLevel = event.map(Event::severity).orElse(null);
             if (itemLevel == null || LEVELS.indexOf(itemLevel) < minLevel) {
               return null;
             }
           }
           if (since != null) {
-            Instant at = Events.time(event);
+            Instant at = event.flatMap(e -> e.times().instant()).orElse(null);
             if (at == null || at.isBefore(since)) {
               return null;
             }
@@ -187,7 +187,7 @@ final class ListCommand implements Callable<Integer> {
 
                   @Override
                   public void entry(PoolEntry e) {
-                    if (!filter.accepts(Items.writerOf(e.key()), e.key(), e.value())) {
+                    if (!filter.accepts(Writers.of(e.key()), e.key(), e.value())) {
                       pending.clear();
                       return;
                     }
@@ -207,7 +207,7 @@ final class ListCommand implements Callable<Integer> {
                               e.index(),
                               List.of(e.index()),
                               e.key(),
-                              Items.writerOf(e.key()),
+                              Writers.of(e.key()),
                               e.value(),
                               pending);
                       out.println(asLine(shown, style));
@@ -244,11 +244,11 @@ final class ListCommand implements Callable<Integer> {
     String head =
         Text.padLeft(Integer.toString(item.index()), 5)
             + "  "
-            + Text.padRight(item.writer(), 10)
+            + Text.padRight(item.writer().name(), 10)
             + "  "
             + Text.cut(Text.printable(item.key()), KEY_WIDTH);
     if (item.key().contains("|ERROR|")
-        || item.writer().equals(Writers.REPORT.name()) && value.startsWith("result=error")) {
+        || item.writer() == Writers.REPORT && value.startsWith("result=error")) {
       head = style.error(head);
     } else if (item.key().contains("|WARN|")) {
       head = style.warn(head);
@@ -261,17 +261,15 @@ final class ListCommand implements Callable<Integer> {
             : "\n       " + style.error("! " + Text.printable(String.join("; ", item.problems()))));
   }
 
-  static ObjectNode asNode(Item item, JsonNode event, String source) {
+  static ObjectNode asNode(Item item, Optional<Event> event, String source) {
     ObjectNode node = Json.object();
     node.put("index", item.index());
     item.records().forEach(node.putArray("records")::add);
     node.put("key", item.key());
-    node.put("writer", item.writer());
+    node.put("writer", item.writer().name());
     node.put("value", item.value());
     item.problems().forEach(node.putArray("problems")::add);
-    if (event != null) {
-      node.set("event", event);
-    }
+    event.ifPresent(e -> node.set("event", EventJson.of(e)));
     if (source != null) {
       node.put("source", source);
     }

@@ -100,9 +100,7 @@ final class LivePool {
                         item,
                         !atEnd[0]
                             ? State.WHOLE
-                            : item.writer().equals(Writers.KVPROV.name())
-                                ? State.INCOMPLETE
-                                : State.OPEN)));
+                            : item.writer() == Writers.KVPROV ? State.INCOMPLETE : State.OPEN)));
     pool.scan(items);
     atEnd[0] = true;
     items.finish();

@@ -35,17 +35,17 @@ final class PointEvents {
   private final Map<Writer, PointReader> readers = new LinkedHashMap<>();
 
   void add(Item item) {
-    add(item, Writers.named(item.writer()).reading(item));
+    add(item, item.writer().reading(item));
   }
 
   /** Adds an item its writer has already read ({@link Writer#reading}). */
   void add(Item item, Object reading) {
-    reader(Writers.named(item.writer())).add(item, reading, points);
+    reader(item.writer()).add(item, reading, points);
   }
 
   /** Learns from a span what its writer's spans tell of the boot. */
   void span(SpanNode span) {
-    reader(Writers.named(span.writer)).span(span);
+    reader(span.writer).span(span);
   }
 
   private PointReader reader(Writer writer) {

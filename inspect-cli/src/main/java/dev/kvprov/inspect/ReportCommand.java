@@ -104,7 +104,7 @@ final class ReportCommand implements Callable<Integer> {
       ObjectNode hung = node.putObject("unfinished");
       hung.put("started", first.start.toString());
       hung.put("run", first.name);
-      hung.put("writer", first.writer);
+      hung.put("writer", first.writer.name());
       hung.put("open_step", step.name);
       hung.put("open_since", step.start.toString());
       hung.put("open_for_s", Text.millis(openFor) / 1e3);
@@ -119,7 +119,7 @@ final class ReportCommand implements Callable<Integer> {
             + "  "
             + Text.printable(first.name)
             + " ["
-            + first.writer
+            + first.writer.name()
             + "]");
     out.println("  still open   " + Text.printable(step.name) + ", since " + step.start);
     out.println(

@@ -1,8 +1,8 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.otel.ProvisioningReport;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** The {@code PROVISIONING_REPORT} the platform reads, whoever wrote it. */
@@ -17,26 +17,26 @@ final class ReportWriter extends Writer {
   }
 
   @Override
-  JsonNode event(Item item) {
+  Optional<Event> event(Item item) {
     ProvisioningReport report;
     try {
       report = ProvisioningReport.parse(item.value());
     } catch (RuntimeException e) {
-      return null;
+      return Optional.empty();
     }
-    ObjectNode node = Json.object();
-    node.put("type", "report");
-    node.put("name", "PROVISIONING_REPORT");
-    put(node, "time", report.get("timestamp"));
-    put(node, "status", report.get("result"));
-    put(node, "message", report.get("reason"));
-    put(node, "agent", report.get("agent"));
-    put(node, "vm_id", report.get("vm_id"));
-    return node;
-  }
-
-  private static void put(ObjectNode node, String field, Optional<String> value) {
-    value.ifPresent(v -> node.put(field, v));
+    Map<String, String> attributes = new LinkedHashMap<>();
+    report.get("agent").ifPresent(a -> attributes.put("agent", a));
+    report.get("vm_id").ifPresent(v -> attributes.put("vm_id", v));
+    return Optional.of(
+        new Event(
+            "report",
+            Optional.of("PROVISIONING_REPORT"),
+            Optional.empty(),
+            report.get("result"),
+            Event.Times.at(report.get("timestamp")),
+            report.get("reason"),
+            attributes,
+            Optional.empty()));
   }
 
   /** Dated by its {@code timestamp} field; an unreadable report has no time (left out). */

@@ -82,7 +82,7 @@ final class SameKeyPieces {
         first,
         records,
         key,
-        Writers.AZURE_INIT.name(),
+        Writers.AZURE_INIT,
         value,
         kept.stream().map(KvpProblem::toString).toList());
   }

@@ -18,12 +18,12 @@ final class SpanForest {
   private final Map<Writer, SpanReader> readers = new LinkedHashMap<>();
 
   void add(Item item) {
-    add(item, Writers.named(item.writer()).reading(item));
+    add(item, item.writer().reading(item));
   }
 
   /** Adds an item its writer has already read ({@link Writer#reading}). */
   void add(Item item, Object reading) {
-    readers.computeIfAbsent(Writers.named(item.writer()), Writer::spans).add(item, reading);
+    readers.computeIfAbsent(item.writer(), Writer::spans).add(item, reading);
   }
 
   /** An RFC 3339 time; one without an offset (as some writers leave it) is taken as UTC. */

@@ -9,7 +9,7 @@ import java.util.List;
 /** One span of any writer, rebuilt from its records: for {@code kvp tree}. */
 final class SpanNode {
   final String name;
-  final String writer;
+  final Writer writer;
   Instant start;
   Instant end;
 
@@ -37,7 +37,7 @@ final class SpanNode {
   /** The span's attributes as the writer recorded them (kvprov's), secrets already removed. */
   Attributes attributes = Attributes.empty();
 
-  SpanNode(String name, String writer) {
+  SpanNode(String name, Writer writer) {
     this.name = name;
     this.writer = writer;
   }

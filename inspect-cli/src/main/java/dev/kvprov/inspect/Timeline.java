@@ -154,16 +154,24 @@ final class Timeline {
       if (step.leaving()) {
         if (!node.status.equals("unfinished")) {
           Duration duration = start == null || end == null ? null : end.minus(start);
-          add(end, node.end, node.writer, "end", node.name, node.status, node.message, duration);
+          add(
+              end,
+              node.end,
+              node.writer.name(),
+              "end",
+              node.name,
+              node.status,
+              node.message,
+              duration);
         }
         continue;
       }
-      add(start, node.start, node.writer, "start", node.name, node.status, "", null);
+      add(start, node.start, node.writer.name(), "start", node.name, node.status, "", null);
       if (start != null) {
         bars.add(
             new Bar(
                 node.name,
-                node.writer,
+                node.writer.name(),
                 step.depth(),
                 start,
                 end,

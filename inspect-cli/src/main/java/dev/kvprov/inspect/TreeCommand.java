@@ -84,7 +84,7 @@ final class TreeCommand implements Callable<Integer> {
   }
 
   private static void toJson(SpanNode node, ObjectNode out) {
-    out.put("name", node.name).put("writer", node.writer);
+    out.put("name", node.name).put("writer", node.writer.name());
     out.put("start", node.start == null ? null : node.start.toString());
     out.put("end", node.end == null ? null : node.end.toString());
     Duration d = node.duration();
@@ -138,7 +138,7 @@ final class TreeCommand implements Callable<Integer> {
             + "  ".repeat(depth)
             + Text.cut(Text.printable(node.name), NAME_WIDTH)
             + "  ["
-            + node.writer
+            + node.writer.name()
             + "] ";
     String message = Text.printable(node.message);
     String failed = "FAILED" + (message.isEmpty() ? "" : ": " + message);

@@ -1,7 +1,7 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A program whose records kvp reads: which keys are its own, and what its items mean. Each writer
@@ -37,13 +37,9 @@ abstract class Writer {
   /** Whether a record with this key is one of its own. */
   abstract boolean owns(String key);
 
-  /**
-   * The item's fields, for {@code list --json}'s {@code event}: {@code type}, {@code name}, {@code
-   * time}, {@code status}, {@code message} where it has them, plus its own; null if it has none or
-   * the item cannot be read.
-   */
-  JsonNode event(Item item) {
-    return null;
+  /** What the item says happened; empty if it says nothing kvp reads or cannot be read. */
+  Optional<Event> event(Item item) {
+    return Optional.empty();
   }
 
   /**

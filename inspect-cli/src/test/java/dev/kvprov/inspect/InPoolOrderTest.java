@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Items made ready on worker threads come back in the order they were read, all of them. */
 class InPoolOrderTest {
   private static Supplier<Item> item(int index) {
-    return () -> new Item(index, List.of(index), "key-" + index, "other", "value", List.of());
+    return () -> new Item(index, List.of(index), "key-" + index, Writers.OTHER, "value", List.of());
   }
 
   @Test

@@ -17,7 +17,7 @@ class ItemLedgerTest {
 
   private static Sighting sighting(String content, State state) {
     String[] kv = content.split("=", 2);
-    return new Sighting(new Item(0, List.of(0), kv[0], "other", kv[1], List.of()), state);
+    return new Sighting(new Item(0, List.of(0), kv[0], Writers.OTHER, kv[1], List.of()), state);
   }
 
   private List<String> next(Sighting... scan) {

@@ -1,11 +1,10 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A writer kvp was never taught, in one class: keys {@code TOY|<name>|<i>/<n>}, values {@code
@@ -48,15 +47,18 @@ final class ToyWriter extends Writer {
   }
 
   @Override
-  JsonNode event(Item item) {
+  Optional<Event> event(Item item) {
     Map<String, String> f = fields(item.value());
-    ObjectNode node = Json.object();
-    node.put("type", f.containsKey("at") ? "moment" : "operation");
-    node.put("name", name(item));
-    node.put("time", f.getOrDefault("at", f.getOrDefault("start", "")));
-    node.put("status", f.getOrDefault("status", "ok"));
-    node.put("message", f.getOrDefault("msg", ""));
-    return node;
+    return Optional.of(
+        new Event(
+            f.containsKey("at") ? "moment" : "operation",
+            Optional.of(name(item)),
+            Optional.empty(),
+            Optional.of(f.getOrDefault("status", "ok")),
+            Event.Times.at(Optional.of(f.getOrDefault("at", f.getOrDefault("start", "")))),
+            Optional.of(f.getOrDefault("msg", "")),
+            Map.of(),
+            Optional.empty()));
   }
 
   @Override
@@ -67,7 +69,7 @@ final class ToyWriter extends Writer {
       public void add(Item item, Object reading) {
         Map<String, String> f = fields(item.value());
         if (f.containsKey("start")) {
-          SpanNode span = new SpanNode(name(item), name());
+          SpanNode span = new SpanNode(name(item), ToyWriter.this);
           span.start = SpanForest.time(f.get("start"));
           span.end = SpanForest.time(f.getOrDefault("end", ""));
           span.status = f.getOrDefault("status", "ok");
