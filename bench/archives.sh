@@ -15,7 +15,8 @@ trap 'kill "$sim" 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl agent,inspect-cli,bench -am package -DskipTests
 source bench/lib/timing.sh
-flags="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr"
+# the options every JVM of ours starts with (bin/lib/jvm), as the launchers do
+flags="@bin/lib/jvm/common.options"
 for tool in kvprov:agent/target/kvprov.jar:dev.kvprov.agent.CdsTraining \
   kvp:inspect-cli/target/kvp.jar:dev.kvprov.inspect.CdsTraining; do
   IFS=: read -r name jar main <<< "$tool"

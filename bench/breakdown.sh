@@ -39,8 +39,9 @@ done
 kvp=inspect-cli/target/kvp.jar
 version=$("$javacmd" -XshowSettings:properties -version 2>&1 |
   awk '/java.specification.version/ {print $3}')
-java=("$javacmd" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
-  -Xlog:all=warning:stderr)
+# the options every JVM of ours starts with (bin/lib/jvm); kvprov's own (its one JIT thread) are
+# left out, so that a column's @FLAGs can compare them
+java=("$javacmd" @bin/lib/jvm/common.options)
 read -r -a more <<< "${BREAKDOWN_FLAGS:-}"
 java+=("${more[@]}")
 # One archive per jar: its own flags, after the common ones.
@@ -198,7 +199,11 @@ for j in range(count):
         for name, n in counts.items():
             counted[j].setdefault(name, []).append(n)
 
-print(f"JDK {version}, {archive}, {' '.join(java[1:])}")
+def words(arg):  # an argument file's options, for the header
+    if not arg.startswith("@"):
+        return [arg]
+    return [w for line in open(arg[1:]) if not line.lstrip().startswith("#") for w in line.split()]
+print(f"JDK {version}, {archive}, {' '.join(w for a in java[1:] for w in words(a))}")
 print(f"medians of {runs} runs, milliseconds; classes loaded during the phase by any thread"
       " (medians of 3 counting runs)")
 if count > 1:

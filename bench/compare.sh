@@ -24,10 +24,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
 kvp=inspect-cli/target/kvp.jar
-java=("${JAVA:-java}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
-  -Xlog:all=warning:stderr)
-# as bin/kvp starts it: its young generation, its start-up archive
-kvp_flags=(-Xms16m -Xmn8m)
+java=("${JAVA:-java}" @bin/lib/jvm/common.options)
+# as bin/kvp starts it: its own options (bin/lib/jvm), its start-up archive
+kvp_flags=(@bin/lib/jvm/kvp.options)
 case $(bin/start-up-archive "$kvp" dev.kvprov.inspect.CdsTraining "$work/kvp" "${JAVA:-java}") in
   aot) kvp_flags+=(-XX:AOTCache="$work/kvp.aot") ;;
   cds) kvp_flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;

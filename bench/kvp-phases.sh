@@ -18,8 +18,8 @@ cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
 jar=inspect-cli/target/kvp.jar
 version=$("$java" -XshowSettings:properties -version 2>&1 | awk '/java.specification.version/ {print $3}')
-flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable
-  -Xlog:all=warning:stderr -Xms16m -Xmn8m)
+# as bin/kvp starts it (bin/lib/jvm)
+flags=(@bin/lib/jvm/common.options @bin/lib/jvm/kvp.options)
 case $(bin/start-up-archive "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp" "$java" 2> /dev/null) in
   aot) flags+=(-XX:AOTCache="$work/kvp.aot") ;;
   cds) flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;

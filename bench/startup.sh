@@ -15,7 +15,8 @@ kvp=inspect-cli/target/kvp.jar
 for tool in "$agent:dev.kvprov.agent.CdsTraining" "$kvp:dev.kvprov.inspect.CdsTraining"; do
   bin/cds-archive "${tool%%:*}" "${tool#*:}" "$work/$(basename "${tool%%:*}" .jar).jsa"
 done
-java=(java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr)
+# the options every JVM of ours starts with (bin/lib/jvm)
+java=(java @bin/lib/jvm/common.options)
 
 # A JVM that does nothing: the floor.
 mkdir -p "$work/hello"

@@ -87,13 +87,11 @@ final class BackgroundPoolWriter implements LateRecordWriter {
   private List<String> command(Path pool, int upserts) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // A small, short-lived JVM: it only waits and appends.
+    // A small, short-lived JVM, started as the launchers start theirs (bin/lib/jvm): it only waits
+    // and appends, and its stdout is the hand-over channel, where no JVM warning may go.
+    command.addAll(JvmOptions.of("common", "late-records"));
     command.addAll(
         List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-XX:-UsePerfData",
-            "-Xmx64m",
             "-cp",
             System.getProperty("java.class.path"),
             Main.class.getName(),

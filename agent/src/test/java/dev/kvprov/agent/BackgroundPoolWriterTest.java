@@ -228,6 +228,40 @@ class BackgroundPoolWriterTest {
     }
   }
 
+  /**
+   * The writer's JVM starts with the options the launchers start theirs with, read from the
+   * repository's own files (bin/lib/jvm), not from the copy the build put in the jar: its command
+   * line, as the kernel has it, while it waits for a held pool.
+   */
+  @Test
+  void theWritersJvm_startsWithTheLaunchersOptions_fromBinLibJvm() throws Exception {
+    List<String> expected = new java.util.ArrayList<>();
+    for (String file : List.of("common.options", "late-records.options")) {
+      for (String line : Files.readAllLines(Path.of("../bin/lib/jvm", file))) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          expected.addAll(List.of(line.strip().split("\\s+")));
+        }
+      }
+    }
+    assertThat(expected).contains("-XX:TieredStopAtLevel=1", "-Xlog:all=warning:stderr", "-Xmx64m");
+    PoolFile pool = PoolFile.builder().directory(dir).build();
+    pool.append(new KvpRecord("someone-else", "x"));
+    List<String> command;
+    long pid;
+    try (HeldPool held = HeldPool.hold(pool.path())) {
+      pid =
+          pid(
+              writer(Duration.ofSeconds(60), dir.resolve("late-records.log"))
+                  .takeOver(pool, APPENDS, REPORT));
+      command =
+          List.of(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"));
+    }
+    awaitExit(pid);
+
+    assertThat(command.subList(1, command.indexOf("-cp"))).isEqualTo(expected);
+    assertThat(pool.read().records()).extracting(KvpRecord::key).contains("late-1", "late-2");
+  }
+
   @Test
   void theWritersInput_isWholeUndamagedRecordsOnly() {
     byte[] one = RecordCodec.encode(new KvpRecord("k", "v"), KvpLimits.HOST_SAFE);

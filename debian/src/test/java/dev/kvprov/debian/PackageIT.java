@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,7 +119,15 @@ class PackageIT {
                 60)
             .output();
     assertThat(changelog).startsWith("kvprov (" + field("Version").strip() + ") ");
-    for (String script : List.of("start-up-archive", "cds-archive", "aot-cache")) {
+    for (String script :
+        List.of(
+            "start-up-archive",
+            "cds-archive",
+            "aot-cache",
+            "lib/launch.sh",
+            "lib/jvm/common.options",
+            "lib/jvm/kvp.options",
+            "lib/jvm/kvprov.options")) {
       assertThat(extracted.resolve("usr/share/kvprov/" + script))
           .hasSameTextualContentAs(REPO.resolve("bin/" + script));
     }
@@ -314,7 +323,10 @@ class PackageIT {
           .contains("-XX:AOTCache=/var/cache/kvprov/kvp.aot")
           .contains("kvp 0.1.0")
           .doesNotContain("kvp.jsa\n");
-      assertThat(switched[1]).startsWith("0\nkvp 0.1.0\n").endsWith("cds " + java + "\n");
+      // the stamp: the kind, the JVM, then the JVM's and the jar's times (launch_stamp)
+      assertThat(switched[1])
+          .startsWith("0\nkvp 0.1.0\n")
+          .containsPattern("cds " + Pattern.quote(java) + " \\d+ \\d+\n$");
     }
     assertThat(step.get("systemctl enabled")).contains("/lib/systemd/system/kvprov.service");
     assertThat(step.get("kvprov --version").strip()).isEqualTo("kvprov 0.1.0");
