@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -118,6 +119,9 @@ final class BundleFiles implements Closeable {
   }
 
   private static void remove(Path work) throws IOException {
+    if (Files.notExists(work, LinkOption.NOFOLLOW_LINKS)) {
+      return; // closed before: closing twice is allowed
+    }
     try (Stream<Path> all = Files.walk(work)) {
       for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
         Files.deleteIfExists(p);
