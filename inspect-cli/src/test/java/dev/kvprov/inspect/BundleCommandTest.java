@@ -118,7 +118,7 @@ class BundleCommandTest {
 
     assertThat(run.exit()).as(run.err()).isZero();
     Map<String, String> files = unpack(bundle);
-    String hashed = "user-" + BundleCommand.hash("azureuser");
+    String hashed = "user-" + UserNames.hash("azureuser");
     assertThat(String.join("\n", files.values())).doesNotContain("azureuser").contains(hashed);
     assertThat(files.get("kvp-bundle/kvp/tree.txt")).contains("provision.user /home/" + hashed);
     assertThat(List.of(files.get("kvp-bundle/pools/.kvp_pool_1")))
