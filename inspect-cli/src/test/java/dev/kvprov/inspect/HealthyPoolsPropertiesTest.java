@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.Trials;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
@@ -14,12 +15,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /**
  * No false findings: a pool that every writer filled the way it writes — kvprov's split records,
@@ -41,9 +38,12 @@ class HealthyPoolsPropertiesTest {
     }
   }
 
-  @Property(tries = 60)
-  void aPoolOfEveryWritersValidRecords_isHealthy(@ForAll("pools") List<Turn> turns)
-      throws Exception {
+  @Test
+  void aPoolOfEveryWritersValidRecords_isHealthy() {
+    Trials.run(60, r -> aPoolOfTheseTurnsIsHealthy(turns(r)));
+  }
+
+  private static void aPoolOfTheseTurnsIsHealthy(List<Turn> turns) throws Exception {
     RawPool raw = new RawPool();
     boolean cloudInit = false;
     for (Turn turn : turns) {
@@ -71,26 +71,35 @@ class HealthyPoolsPropertiesTest {
     }
   }
 
-  @Provide
-  Arbitrary<List<Turn>> pools() {
-    Arbitrary<Turn> kvprov = texts().map(HealthyPoolsPropertiesTest::kvprovLog);
-    Arbitrary<Turn> azureInit = texts().map(HealthyPoolsPropertiesTest::azureInitEvent);
-    Arbitrary<Turn> diag =
-        Combinators.combine(texts(), Arbitraries.of("none", "gz+b64", "zlib+b64"))
-            .as(HealthyPoolsPropertiesTest::diagEvent);
-    Arbitrary<Turn> cloudInit = Arbitraries.just(new Turn(List.of()));
-    return Arbitraries.oneOf(kvprov, azureInit, diag, cloudInit).list().ofMaxSize(12);
+  /** Up to 12 turns, each as likely: kvprov's, azure-init's, its diagnostics', cloud-init's. */
+  private static List<Turn> turns(SplittableRandom r) {
+    return Trials.list(
+        r,
+        0,
+        12,
+        e ->
+            switch (e.nextInt(4)) {
+              case 0 -> kvprovLog(text(e));
+              case 1 -> azureInitEvent(text(e));
+              case 2 -> diagEvent(text(e), Trials.oneOf(e, "none", "gz+b64", "zlib+b64"));
+              default -> new Turn(List.of());
+            });
   }
 
-  /** Texts of any length up to four kvprov pieces, often with multi-byte characters. */
-  private static Arbitrary<String> texts() {
-    Arbitrary<String> repeated =
-        Combinators.combine(
-                Arbitraries.of("x", "é", "日本", "€ ", "🙂", "a|b", "\"q\"", "\\"),
-                Arbitraries.integers().between(1, 1400))
-            .as(String::repeat);
-    return Arbitraries.oneOf(
-        Arbitraries.strings().all().ofMaxLength(300).filter(s -> s.indexOf('\0') < 0), repeated);
+  /**
+   * Texts of any length up to four kvprov pieces, often with multi-byte characters: any chars but
+   * NUL up to 300, or a short text repeated 1 to 1,400 times.
+   */
+  private static String text(SplittableRandom r) {
+    if (r.nextBoolean()) {
+      String any;
+      do {
+        any = Trials.anyString(r, 300);
+      } while (any.indexOf('\0') >= 0);
+      return any;
+    }
+    return Trials.oneOf(r, "x", "é", "日本", "€ ", "🙂", "a|b", "\"q\"", "\\")
+        .repeat(Trials.between(r, 1, 1400));
   }
 
   private static int serial;

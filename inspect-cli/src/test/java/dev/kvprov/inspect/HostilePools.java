@@ -1,76 +1,76 @@
 package dev.kvprov.inspect;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.Trials;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ArbitrarySupplier;
-import net.jqwik.api.Tuple;
+import java.util.SplittableRandom;
 
-/** Hostile input for the property tests: every writer's records, damaged in every way. */
+/**
+ * Hostile input for the seeded random tests, and the seeds of the fuzz tests: every writer's
+ * records, damaged in every way.
+ */
 final class HostilePools {
   private HostilePools() {}
 
-  /** Pools, for {@code @ForAll(supplier = HostilePools.Pools.class)}. */
-  static final class Pools implements ArbitrarySupplier<byte[]> {
-    @Override
-    public Arbitrary<byte[]> get() {
-      return pools(seedPool());
-    }
-  }
+  /** Every writer's records, undamaged: what {@link #pool} and {@link #export} damage. */
+  static final byte[] SEED_POOL = seedPool();
 
-  /** Host exports, for {@code @ForAll(supplier = HostilePools.Exports.class)}. */
-  static final class Exports implements ArbitrarySupplier<String> {
-    @Override
-    public Arbitrary<String> get() {
-      try {
-        return exports(seedPool());
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot write the seed export", e);
+  /** {@link #SEED_POOL} as CIM-XML lines, then as a JSON array. */
+  static final List<String> SEED_EXPORTS = seedExports(SEED_POOL);
+
+  /**
+   * Every writer's records with bytes flipped (5 in 9), cut short (2 in 9), or pure noise (2 in 9).
+   */
+  static byte[] pool(SplittableRandom r) {
+    byte[] fixture = SEED_POOL;
+    int pick = r.nextInt(9);
+    if (pick < 5) {
+      byte[] copy = fixture.clone();
+      int changes = Trials.size(r, 1, 40);
+      for (int i = 0; i < changes; i++) {
+        copy[Trials.between(r, 0, fixture.length - 1)] = (byte) r.nextInt(256);
       }
+      return copy;
     }
+    if (pick < 7) {
+      return java.util.Arrays.copyOf(fixture, Trials.between(r, 0, fixture.length));
+    }
+    byte[] noise = new byte[Trials.size(r, 0, 3 * 2560 + 17)];
+    r.nextBytes(noise);
+    return noise;
   }
 
   /**
    * Every writer's records (the cloud-init fixture, azure-init's byte-cut pieces, kvprov's split
-   * spans and a report), as CIM-XML lines or a JSON array, mutated or cut short.
+   * spans and a report), as CIM-XML lines or a JSON array, with 1 to 20 characters changed to
+   * markup (3 in 4) or cut short (1 in 4).
    */
-  private static Arbitrary<String> exports(byte[] seed) throws Exception {
-    List<String> lines = new java.util.ArrayList<>();
-    for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seed).entries()) {
-      lines.add(HostExportTest.instance(e.key(), e.value(), lines.size() % 2 == 0));
+  static String export(SplittableRandom r) {
+    String base = SEED_EXPORTS.get(r.nextInt(SEED_EXPORTS.size()));
+    if (r.nextInt(4) < 3) {
+      char[] copy = base.toCharArray();
+      int changes = Trials.size(r, 1, 20);
+      for (int i = 0; i < changes; i++) {
+        copy[Trials.between(r, 0, base.length() - 1)] =
+            Trials.oneOf(r, '<', '>', '&', '"', '[', ']', ',', 'x', '\\');
+      }
+      return new String(copy);
     }
-    String text = String.join("\n", lines);
-    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(lines);
-    return Arbitraries.of(text, json)
-        .flatMap(
-            base ->
-                Arbitraries.frequencyOf(
-                    Tuple.of(
-                        3,
-                        Arbitraries.integers()
-                            .between(0, base.length() - 1)
-                            .list()
-                            .ofMinSize(1)
-                            .ofMaxSize(20)
-                            .flatMap(
-                                at ->
-                                    Arbitraries.of('<', '>', '&', '"', '[', ']', ',', 'x', '\\')
-                                        .list()
-                                        .ofSize(at.size())
-                                        .map(
-                                            chars -> {
-                                              char[] copy = base.toCharArray();
-                                              for (int i = 0; i < at.size(); i++) {
-                                                copy[at.get(i)] = chars.get(i);
-                                              }
-                                              return new String(copy);
-                                            }))),
-                    Tuple.of(
-                        1,
-                        Arbitraries.integers()
-                            .between(0, base.length())
-                            .map(n -> base.substring(0, n)))));
+    return base.substring(0, Trials.between(r, 0, base.length()));
+  }
+
+  private static List<String> seedExports(byte[] seed) {
+    try {
+      List<String> lines = new java.util.ArrayList<>();
+      for (dev.kvprov.kvp.PoolEntry e : dev.kvprov.kvp.RecordCodec.decode(seed).entries()) {
+        lines.add(HostExportTest.instance(e.key(), e.value(), lines.size() % 2 == 0));
+      }
+      return List.of(
+          String.join("\n", lines),
+          new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(lines));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot write the seed export", e);
+    }
   }
 
   /**
@@ -115,35 +115,5 @@ final class HostilePools {
     raw.add("PROVISIONING_REPORT", "result=error|reason=useradd failed|agent=kvprov/0.1.0");
     out.writeBytes(raw.bytes());
     return out.toByteArray();
-  }
-
-  /** Every writer's records with bytes flipped, cut short or pieces shuffled, or pure noise. */
-  private static Arbitrary<byte[]> pools(byte[] fixture) {
-    Arbitrary<byte[]> mutated =
-        Arbitraries.integers()
-            .between(0, fixture.length - 1)
-            .list()
-            .ofMinSize(1)
-            .ofMaxSize(40)
-            .flatMap(
-                positions ->
-                    Arbitraries.bytes()
-                        .list()
-                        .ofSize(positions.size())
-                        .map(
-                            values -> {
-                              byte[] copy = fixture.clone();
-                              for (int i = 0; i < positions.size(); i++) {
-                                copy[positions.get(i)] = values.get(i);
-                              }
-                              return copy;
-                            }));
-    Arbitrary<byte[]> truncated =
-        Arbitraries.integers()
-            .between(0, fixture.length)
-            .map(n -> java.util.Arrays.copyOf(fixture, n));
-    Arbitrary<byte[]> noise = Arbitraries.bytes().array(byte[].class).ofMaxSize(3 * 2560 + 17);
-    return Arbitraries.frequencyOf(
-        Tuple.of(5, mutated), Tuple.of(2, truncated), Tuple.of(2, noise));
   }
 }

@@ -2,12 +2,9 @@ package dev.kvprov.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Trials;
 import dev.kvprov.kvp.KvpRecord;
 import java.util.List;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
 /** The decoded line of an item: fitted to a terminal by wrapping at words, whole otherwise. */
@@ -68,11 +65,16 @@ class ItemLineTest {
     assertThat(lines.get(0)).endsWith("imds.fetch FAILED: " + ERROR);
   }
 
-  @Property(tries = 300)
-  void wrap_fitsEveryLine_andLosesNoWord(
-      @ForAll @StringLength(max = 400) String raw,
-      @ForAll @IntRange(min = 1, max = 90) int first,
-      @ForAll @IntRange(min = 1, max = 90) int rest) {
+  @Test
+  void wrap_fitsEveryLine_andLosesNoWord() {
+    Trials.run(
+        300,
+        r ->
+            wrapFitsEveryLineAndLosesNoWord(
+                Trials.anyString(r, 400), Trials.between(r, 1, 90), Trials.between(r, 1, 90)));
+  }
+
+  private static void wrapFitsEveryLineAndLosesNoWord(String raw, int first, int rest) {
     String text = raw.replaceAll("[\\s]", " ");
 
     List<String> lines = Text.wrap(text, first, rest);

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Trials;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;
@@ -10,8 +11,7 @@ import java.io.StringReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
 
 /**
  * The models every read command shares, fed the same hostile pools and exports as the commands but
@@ -21,9 +21,13 @@ import net.jqwik.api.Property;
  */
 class PoolModelPropertiesTest {
 
-  @Property(tries = 1500)
-  void poolRecords_eachLandInExactlyOneItem_inPoolOrder_andEveryModelIsBuilt(
-      @ForAll(supplier = HostilePools.Pools.class) byte[] pool) throws Exception {
+  @Test
+  void poolRecords_eachLandInExactlyOneItem_inPoolOrder_andEveryModelIsBuilt() {
+    Trials.run(1500, r -> poolRecordsEachLandInExactlyOneItem(HostilePools.pool(r)));
+  }
+
+  /** Also the check of {@link PoolModelFuzzTest}, on the fuzzer's bytes. */
+  static void poolRecordsEachLandInExactlyOneItem(byte[] pool) throws Exception {
     List<Integer> entries = new ArrayList<>();
     List<Item> items =
         items(
@@ -34,9 +38,13 @@ class PoolModelPropertiesTest {
     buildEveryModel(items);
   }
 
-  @Property(tries = 600)
-  void exportItems_eachLandInExactlyOneItem_inExportOrder_andEveryModelIsBuilt(
-      @ForAll(supplier = HostilePools.Exports.class) String export) throws Exception {
+  @Test
+  void exportItems_eachLandInExactlyOneItem_inExportOrder_andEveryModelIsBuilt() {
+    Trials.run(600, r -> exportItemsEachLandInExactlyOneItem(HostilePools.export(r)));
+  }
+
+  /** Also the check of {@link PoolModelFuzzTest}, on the fuzzer's text. */
+  static void exportItemsEachLandInExactlyOneItem(String export) throws Exception {
     List<Integer> entries = new ArrayList<>();
     List<Item> items =
         items(visitor -> HostExport.scan(new StringReader(export), counting(visitor, entries)));

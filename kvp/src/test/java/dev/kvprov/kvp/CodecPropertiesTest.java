@@ -5,6 +5,7 @@ import static dev.kvprov.kvp.RecordCodec.RECORD_SIZE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Trials;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -12,19 +13,22 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class CodecPropertiesTest {
 
-  @Property(tries = 500)
-  void chunks_areValidUtf8_withinLimit_maximal_andReassembleExactly(
-      @ForAll("unicode") String value, @ForAll @IntRange(min = 4, max = 2047) int maxBytes) {
+  @Test
+  void chunks_areValidUtf8_withinLimit_maximal_andReassembleExactly() {
+    Trials.run(
+        500,
+        r ->
+            chunksAreValidUtf8WithinLimitMaximalAndReassembleExactly(
+                unicode(r), Trials.between(r, 4, 2047)));
+  }
+
+  private static void chunksAreValidUtf8WithinLimitMaximalAndReassembleExactly(
+      String value, int maxBytes) {
     List<String> chunks = ValueChunker.split(value, maxBytes);
 
     assertThat(String.join("", chunks)).isEqualTo(value);
@@ -44,9 +48,12 @@ class CodecPropertiesTest {
     }
   }
 
-  @Property(tries = 300)
-  void encodeThenDecode_isLossless_forAnyStringsWithinTheLimits(
-      @ForAll("unicode") String key, @ForAll("unicode") String value) {
+  @Test
+  void encodeThenDecode_isLossless_forAnyStringsWithinTheLimits() {
+    Trials.run(300, r -> encodeThenDecodeIsLossless(unicode(r), unicode(r)));
+  }
+
+  private static void encodeThenDecodeIsLossless(String key, String value) {
     String k = ValueChunker.split(key.replace("\0", ""), KvpLimits.HOST_SAFE.maxKeyBytes()).get(0);
     String v = ValueChunker.split(value.replace("\0", ""), KvpLimits.HOST_SAFE).get(0);
     KvpRecord record = new KvpRecord(k.isEmpty() ? "k" : k, v);
@@ -57,9 +64,13 @@ class CodecPropertiesTest {
     assertThat(snapshot.records()).containsExactly(record);
   }
 
-  @Property(tries = 1000)
-  void decode_ofAnyBytes_neverThrows_andAgreesWithAPlainReadingOfEverySlot(
-      @ForAll("byteSoup") byte[] data) {
+  @Test
+  void decode_ofAnyBytes_neverThrows_andAgreesWithAPlainReadingOfEverySlot() {
+    Trials.run(1000, r -> decodeAgreesWithAPlainReadingOfEverySlot(byteSoup(r)));
+  }
+
+  /** Also the check of {@link RecordCodecFuzzTest}, on the fuzzer's bytes. */
+  static void decodeAgreesWithAPlainReadingOfEverySlot(byte[] data) {
     PoolSnapshot snapshot = RecordCodec.decode(data);
 
     // Part of a record in the middle (whole, well-formed records after it) is passed over: the
@@ -114,23 +125,25 @@ class CodecPropertiesTest {
     }
   }
 
-  @Provide
-  Arbitrary<String> unicode() {
-    Arbitrary<Integer> codePoint =
-        Arbitraries.oneOf(
-            Arbitraries.integers().between(0x20, 0x7e),
-            Arbitraries.of((int) '|', (int) '"', (int) '\\', (int) '\n', 0, 0xe9, 0x7ff, 0x800),
-            Arbitraries.integers().between(0x80, 0xd7ff),
-            Arbitraries.integers().between(0xe000, 0x10ffff));
-    return codePoint
-        .list()
-        .ofMaxSize(3000)
-        .map(
-            cps -> {
-              StringBuilder sb = new StringBuilder();
-              cps.forEach(sb::appendCodePoint);
-              return sb.toString();
-            });
+  /**
+   * Text of up to 3,000 code points: printable ASCII, the characters the formats treat specially,
+   * or any code point outside the surrogates.
+   */
+  static String unicode(SplittableRandom r) {
+    int length = Trials.size(r, 0, 3000);
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      sb.appendCodePoint(
+          switch (r.nextInt(4)) {
+            case 0 -> Trials.between(r, 0x20, 0x7e);
+            case 1 ->
+                Trials.oneOf(
+                    r, (int) '|', (int) '"', (int) '\\', (int) '\n', 0, 0xe9, 0x7ff, 0x800);
+            case 2 -> Trials.between(r, 0x80, 0xd7ff);
+            default -> Trials.between(r, 0xe000, 0x10ffff);
+          });
+    }
+    return sb.toString();
   }
 
   /**
@@ -138,45 +151,55 @@ class CodecPropertiesTest {
    * (invalid sequences, stray NULs) or a run with no NUL at all, followed by NUL padding or
    * garbage.
    */
-  @Provide
-  Arbitrary<byte[]> byteSoup() {
-    Arbitrary<byte[]> text = unicode().map(t -> t.getBytes(UTF_8));
-    Arbitrary<byte[]> noise = Arbitraries.bytes().array(byte[].class).ofMaxSize(600);
-    Arbitrary<byte[]> noNul =
-        Arbitraries.bytes().filter(b -> b != 0).array(byte[].class).ofMinSize(1).ofMaxSize(2100);
-    Arbitrary<byte[]> field = Arbitraries.oneOf(text, text, noise, noNul);
-    Arbitrary<byte[]> slot =
-        Combinators.combine(field, field, noise)
-            .as(
-                (key, value, garbage) -> {
-                  byte[] record = new byte[RECORD_SIZE];
-                  System.arraycopy(key, 0, record, 0, Math.min(key.length, KEY_SIZE));
-                  int v = Math.min(value.length, RECORD_SIZE - KEY_SIZE);
-                  System.arraycopy(value, 0, record, KEY_SIZE, v);
-                  // Garbage after the value's NUL, as old writers leave: must be ignored.
-                  int g = Math.min(garbage.length, RECORD_SIZE - KEY_SIZE - v - 1);
-                  if (g > 0) {
-                    System.arraycopy(garbage, 0, record, RECORD_SIZE - g, g);
-                  }
-                  return record;
-                });
-    Arbitrary<Integer> tail =
-        Arbitraries.oneOf(Arbitraries.just(0), Arbitraries.integers().between(1, RECORD_SIZE - 1));
-    return Combinators.combine(slot.list().ofMaxSize(4), tail, noise)
-        .as(
-            (slots, tailLength, tailBytes) -> {
-              byte[] data = new byte[slots.size() * RECORD_SIZE + tailLength];
-              for (int i = 0; i < slots.size(); i++) {
-                System.arraycopy(slots.get(i), 0, data, i * RECORD_SIZE, RECORD_SIZE);
-              }
-              System.arraycopy(
-                  tailBytes,
-                  0,
-                  data,
-                  slots.size() * RECORD_SIZE,
-                  Math.min(tailLength, tailBytes.length));
-              return data;
-            });
+  static byte[] byteSoup(SplittableRandom r) {
+    List<byte[]> slots = Trials.list(r, 0, 4, CodecPropertiesTest::slot);
+    int tailLength = r.nextBoolean() ? 0 : Trials.between(r, 1, RECORD_SIZE - 1);
+    byte[] tailBytes = noise(r);
+    byte[] data = new byte[slots.size() * RECORD_SIZE + tailLength];
+    for (int i = 0; i < slots.size(); i++) {
+      System.arraycopy(slots.get(i), 0, data, i * RECORD_SIZE, RECORD_SIZE);
+    }
+    System.arraycopy(
+        tailBytes, 0, data, slots.size() * RECORD_SIZE, Math.min(tailLength, tailBytes.length));
+    return data;
+  }
+
+  private static byte[] slot(SplittableRandom r) {
+    byte[] key = field(r);
+    byte[] value = field(r);
+    byte[] garbage = noise(r);
+    byte[] record = new byte[RECORD_SIZE];
+    System.arraycopy(key, 0, record, 0, Math.min(key.length, KEY_SIZE));
+    int v = Math.min(value.length, RECORD_SIZE - KEY_SIZE);
+    System.arraycopy(value, 0, record, KEY_SIZE, v);
+    // Garbage after the value's NUL, as old writers leave: must be ignored.
+    int g = Math.min(garbage.length, RECORD_SIZE - KEY_SIZE - v - 1);
+    if (g > 0) {
+      System.arraycopy(garbage, 0, record, RECORD_SIZE - g, g);
+    }
+    return record;
+  }
+
+  /** Text, text again, noise or a run with no NUL: text is as likely as both others. */
+  private static byte[] field(SplittableRandom r) {
+    return switch (r.nextInt(4)) {
+      case 0, 1 -> unicode(r).getBytes(UTF_8);
+      case 2 -> noise(r);
+      default -> {
+        byte[] run = new byte[Trials.size(r, 1, 2100)];
+        for (int i = 0; i < run.length; i++) {
+          run[i] = (byte) Trials.between(r, 1, 255);
+        }
+        yield run;
+      }
+    };
+  }
+
+  /** Up to 600 bytes of any value. */
+  private static byte[] noise(SplittableRandom r) {
+    byte[] bytes = new byte[Trials.size(r, 0, 600)];
+    r.nextBytes(bytes);
+    return bytes;
   }
 
   private static byte[] untilNul(byte[] data, int from, int size) {

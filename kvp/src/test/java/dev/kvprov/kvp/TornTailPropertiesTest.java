@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.fixtures.Trials;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,16 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterProperty;
-import net.jqwik.api.lifecycle.BeforeProperty;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A record cut short at any byte, whatever its value's length, with other writers' whole records
@@ -41,22 +36,7 @@ class TornTailPropertiesTest {
   /** The cuts where a field ends or begins, or a value is a field's size from its end. */
   private static final int[] BOUNDARIES = {1, 2, 511, 512, 513, 1535, 1536, 1537, 2047, 2048, 2049};
 
-  private Path dir;
-
-  @BeforeProperty
-  void makeDirectory() throws IOException {
-    dir = Files.createTempDirectory("torn-tail");
-  }
-
-  @AfterProperty
-  void removeDirectory() throws IOException {
-    try (var files = Files.list(dir)) {
-      for (Path file : files.toList()) {
-        Files.delete(file);
-      }
-    }
-    Files.delete(dir);
-  }
+  @TempDir Path dir;
 
   /** Every cut point of every value size's class, against each writer's records following. */
   @Test
@@ -90,9 +70,12 @@ class TornTailPropertiesTest {
    * writers after: the reader finds every whole record once and no other, and so does the next
    * append, on a real file, after it removed the part.
    */
-  @Property(tries = 300)
-  void anyCut_ofAnyValueSize_withAnyWritersAfter_keepsEveryRecordOnce_andNoJunk(
-      @ForAll("cuts") Cut torn, @ForAll("followers") List<byte[]> after) throws IOException {
+  @Test
+  void anyCut_ofAnyValueSize_withAnyWritersAfter_keepsEveryRecordOnce_andNoJunk() {
+    Trials.run(300, r -> keepsEveryRecordOnceAndNoJunk(cut(r), followers(r)));
+  }
+
+  private void keepsEveryRecordOnceAndNoJunk(Cut torn, List<byte[]> after) throws IOException {
     byte[] part = Arrays.copyOf(tornRecord(torn.valueSize()), torn.cut());
     byte[] bytes = pool(BEFORE, part, after);
     List<KvpRecord> whole = new ArrayList<>();
@@ -121,34 +104,37 @@ class TornTailPropertiesTest {
 
   record Cut(int valueSize, int cut) {}
 
-  @Provide
-  Arbitrary<Cut> cuts() {
-    return Arbitraries.integers()
-        .between(0, 2047)
-        .flatMap(
-            size -> {
-              int valueEnd = RecordCodec.KEY_SIZE + size;
-              List<Integer> nearValue =
-                  IntStream.rangeClosed(valueEnd - 1, valueEnd + 1)
-                      .filter(c -> c >= 1 && c < RECORD_SIZE)
-                      .boxed()
-                      .toList();
-              return Arbitraries.frequencyOf(
-                      Tuple.of(4, Arbitraries.integers().between(1, RECORD_SIZE - 1)),
-                      Tuple.of(2, Arbitraries.of(IntStream.of(BOUNDARIES).boxed().toList())),
-                      Tuple.of(3, Arbitraries.of(nearValue)))
-                  .map(cut -> new Cut(size, cut));
-            });
+  /**
+   * Any value size; a cut anywhere (4 in 9), at a field's edge (2 in 9) or next to the value's end
+   * (3 in 9).
+   */
+  private static Cut cut(SplittableRandom r) {
+    int size = Trials.between(r, 0, 2047);
+    int valueEnd = RecordCodec.KEY_SIZE + size;
+    int[] nearValue =
+        IntStream.rangeClosed(valueEnd - 1, valueEnd + 1)
+            .filter(c -> c >= 1 && c < RECORD_SIZE)
+            .toArray();
+    int pick = r.nextInt(9);
+    int cut =
+        pick < 4
+            ? Trials.between(r, 1, RECORD_SIZE - 1)
+            : pick < 6
+                ? BOUNDARIES[r.nextInt(BOUNDARIES.length)]
+                : nearValue[r.nextInt(nearValue.length)];
+    return new Cut(size, cut);
   }
 
-  @Provide
-  Arbitrary<List<byte[]>> followers() {
-    Arbitrary<byte[]> ours =
-        Arbitraries.integers().between(0, 2000).map(i -> encode(PeerRecords.record("ours", i)));
-    return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(OTHERS)), Tuple.of(1, ours))
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(12);
+  /** 1 to 12 whole records: another writer's (3 in 4) or ours, of up to 2,000 bytes. */
+  private static List<byte[]> followers(SplittableRandom r) {
+    return Trials.list(
+        r,
+        1,
+        12,
+        e ->
+            e.nextInt(4) < 3
+                ? OTHERS.get(e.nextInt(OTHERS.size()))
+                : encode(PeerRecords.record("ours", Trials.between(e, 0, 2000))));
   }
 
   /**

@@ -3,33 +3,50 @@ package dev.kvprov.otel;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.fixtures.Trials;
 import dev.kvprov.kvp.KvpRecord;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class KvpRecordFormatPropertiesTest {
 
-  @Property(tries = 400)
-  void encodeThenDecode_isLossless_forAnyNameAttributeOrMessage(
-      @ForAll("text") String name,
-      @ForAll("text") String message,
-      @ForAll("text") String attributeKey,
-      @ForAll("text") String attributeValue,
-      @ForAll List<@net.jqwik.api.constraints.StringLength(max = 40) String> list,
-      @ForAll long number,
-      @ForAll double real,
-      @ForAll List<Long> numbers,
-      @ForAll List<Double> reals,
-      @ForAll List<Boolean> flags,
-      @ForAll KvprovRecord.Kind kind,
-      @ForAll KvprovRecord.Level level) {
+  @Test
+  void encodeThenDecode_isLossless_forAnyNameAttributeOrMessage() {
+    Trials.run(
+        400,
+        r ->
+            encodeThenDecodeIsLossless(
+                text(r),
+                text(r),
+                text(r),
+                text(r),
+                Trials.list(r, 0, 255, e -> Trials.anyString(e, 40)),
+                Trials.between(r, Long.MIN_VALUE, Long.MAX_VALUE),
+                real(r),
+                Trials.list(r, 0, 255, e -> Trials.between(e, Long.MIN_VALUE, Long.MAX_VALUE)),
+                Trials.list(r, 0, 255, KvpRecordFormatPropertiesTest::real),
+                Trials.list(r, 0, 255, SplittableRandom::nextBoolean),
+                Trials.oneOf(r, KvprovRecord.Kind.values()),
+                Trials.oneOf(r, KvprovRecord.Level.values())));
+  }
+
+  private static void encodeThenDecodeIsLossless(
+      String name,
+      String message,
+      String attributeKey,
+      String attributeValue,
+      List<String> list,
+      long number,
+      double real,
+      List<Long> numbers,
+      List<Double> reals,
+      List<Boolean> flags,
+      KvprovRecord.Kind kind,
+      KvprovRecord.Level level) {
     AttributesBuilder attributes = Attributes.builder();
     if (!attributeKey.isEmpty()) {
       attributes.put(AttributeKey.stringKey(attributeKey), attributeValue);
@@ -69,24 +86,48 @@ class KvpRecordFormatPropertiesTest {
   }
 
   /** Any UTF-16 text: pipes, backslashes, NULs, controls, lone surrogates, emoji, long runs. */
-  @Provide
-  Arbitrary<String> text() {
-    Arbitrary<Character> special =
-        Arbitraries.of(
-            '|', '\\', '\0', '\n', '\r', '\t', ':', '=', ',', ' ', '\u007f', '\uD800', '\uDC00',
-            'é');
-    Arbitrary<Character> any = Arbitraries.chars();
-    Arbitrary<String> mixed =
-        Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, special),
-                net.jqwik.api.Tuple.of(5, Arbitraries.chars().range('a', 'z')),
-                net.jqwik.api.Tuple.of(2, any))
-            .list()
-            .ofMaxSize(200)
-            .map(cs -> cs.stream().map(String::valueOf).reduce("", String::concat));
-    Arbitrary<String> emoji =
-        Arbitraries.of("😀", "a😀|", "\\|\\").list().ofMaxSize(50).map(l -> String.join("", l));
-    Arbitrary<String> veryLong = mixed.map(s -> s.repeat(30));
-    return Arbitraries.oneOf(mixed, mixed, emoji, veryLong);
+  private static String text(SplittableRandom r) {
+    return switch (r.nextInt(4)) {
+      case 0, 1 -> mixed(r);
+      case 2 -> String.join("", Trials.list(r, 0, 50, e -> Trials.oneOf(e, "😀", "a😀|", "\\|\\")));
+      default -> mixed(r).repeat(30);
+    };
+  }
+
+  /** Up to 200 chars: the formats' special ones (3 in 10), a to z (5 in 10) or any (2 in 10). */
+  private static String mixed(SplittableRandom r) {
+    int length = Trials.size(r, 0, 200);
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      int pick = r.nextInt(10);
+      char c =
+          pick < 3
+              ? Trials.oneOf(
+                  r, '|', '\\', '\0', '\n', '\r', '\t', ':', '=', ',', ' ', '\u007f', '\uD800',
+                  '\uDC00', 'é')
+              : pick < 8 ? (char) Trials.between(r, 'a', 'z') : (char) r.nextInt(0x10000);
+      text.append(c);
+    }
+    return text.toString();
+  }
+
+  /**
+   * Any finite double: the edges (zeros, the smallest and largest), two-decimal values as people
+   * write them, or any bit pattern that is a number.
+   */
+  private static double real(SplittableRandom r) {
+    return switch (r.nextInt(4)) {
+      case 0 ->
+          Trials.oneOf(
+              r, 0.0, -0.0, 0.01, -0.01, Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE);
+      case 1 -> Trials.between(r, -1_000_000_000L, 1_000_000_000L) / 100.0;
+      default -> {
+        double d;
+        do {
+          d = Double.longBitsToDouble(r.nextLong());
+        } while (!Double.isFinite(d));
+        yield d;
+      }
+    };
   }
 }

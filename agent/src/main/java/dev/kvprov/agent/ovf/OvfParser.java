@@ -193,6 +193,16 @@ public final class OvfParser {
       wipe(password);
       wipe(customData);
       throw e;
+    } catch (RuntimeException e) {
+      // The XML reader reports some malformed text (a stray '&') only when the text is read, as
+      // an unchecked exception around the XMLStreamException; found by OvfParserFuzzTest.
+      wipe(password);
+      wipe(customData);
+      if (e.getCause() instanceof XMLStreamException malformed) {
+        throw new OvfException(
+            "ovf-env.xml is not well-formed XML: " + firstLine(malformed.getMessage()), malformed);
+      }
+      throw e;
     } finally {
       if (xml != null) {
         try {
