@@ -168,7 +168,7 @@ final class StatusCommand implements Callable<Integer> {
             .anyMatch(
                 r ->
                     r.kind() == KvprovRecord.Kind.LOG
-                        && r.field("Body")
+                        && r.field(KvpRecordFormat.BODY)
                             .orElse("")
                             .contains(ProvisioningStatus.ALREADY_PROVISIONED));
     return ProvisioningStatus.of(report, open(kvprov), alreadyProvisioned, markers);

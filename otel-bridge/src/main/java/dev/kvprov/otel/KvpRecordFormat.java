@@ -36,22 +36,24 @@ public final class KvpRecordFormat {
   /** The grammar version written into every key, after {@link #KEY_PREFIX}. */
   public static final int VERSION = 1;
 
-  static final String START = "Start";
-  static final String END = "End";
-  static final String TIME = "Time";
-  static final String DURATION = "Duration";
-  static final String BOOT = "Boot";
-  static final String STATUS = "Status";
-  static final String ERROR = "Error";
-  static final String TRACE = "Trace";
-  static final String SPAN = "Span";
-  static final String PARENT = "Parent";
-  static final String NAME = "Name";
-  static final String EVENT = "Event";
-  static final String SEVERITY = "Severity";
-  static final String BODY = "Body";
-  static final String DROPPED = "Dropped";
-  static final String ATTR = "Attr";
+  // The field labels of a value: public so that whoever writes or reads kvprov's records by hand
+  // (the inspector, the bench's pools, CDS training, tests) says them from the grammar itself.
+  public static final String START = "Start";
+  public static final String END = "End";
+  public static final String TIME = "Time";
+  public static final String DURATION = "Duration";
+  public static final String BOOT = "Boot";
+  public static final String STATUS = "Status";
+  public static final String ERROR = "Error";
+  public static final String TRACE = "Trace";
+  public static final String SPAN = "Span";
+  public static final String PARENT = "Parent";
+  public static final String NAME = "Name";
+  public static final String EVENT = "Event";
+  public static final String SEVERITY = "Severity";
+  public static final String BODY = "Body";
+  public static final String DROPPED = "Dropped";
+  public static final String ATTR = "Attr";
 
   private static final String SEPARATOR = " | ";
   private static final int MAX_KEY_NAME = 48;
