@@ -43,7 +43,7 @@ final class PlatformQuery {
       config = options.load();
     } catch (ConfigException e) {
       ConfigOptions.print(command, e.findings(), err::println);
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     ConfigOptions.print(command, config.warnings(), err::println);
     SystemRoot root = new SystemRoot(options.root);
@@ -57,7 +57,7 @@ final class PlatformQuery {
                 + ": "
                 + notAzure.get()
                 + "; to try it elsewhere, point --config at an IMDS such as `kvprov simulate`'s");
-        return ProvisioningRun.Exit.CONFIG.code;
+        return ExitCode.USAGE.code;
       }
     }
     VmId vmId = VmId.read(options.root);
@@ -90,7 +90,7 @@ final class PlatformQuery {
         // Only the command's own output can fail this way: a file it was told to write.
         span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
         err.println("kvprov " + command + ": " + IoErrors.describe(e));
-        return 1;
+        return ExitCode.FAILED.code;
       } finally {
         if (env != null) {
           env.clearSecrets();
