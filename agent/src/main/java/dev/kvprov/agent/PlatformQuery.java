@@ -10,7 +10,6 @@ import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.provision.PlatformAnswer;
 import dev.kvprov.agent.provision.PlatformData;
-import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
@@ -83,9 +82,9 @@ final class PlatformQuery {
         span.setAttribute("source", answer.source());
         return use.apply(answer.data(), span);
       } catch (ImdsException e) {
-        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.IMDS);
+        return failed(command, span, err, e.getMessage(), ExitCode.IMDS);
       } catch (OvfException e) {
-        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.MEDIA);
+        return failed(command, span, err, e.getMessage(), ExitCode.MEDIA);
       } catch (IOException e) {
         // Only the command's own output can fail this way: a file it was told to write.
         span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
@@ -101,7 +100,7 @@ final class PlatformQuery {
   }
 
   private static int failed(
-      String command, Span span, PrintWriter err, String message, ProvisioningRun.Exit exit) {
+      String command, Span span, PrintWriter err, String message, ExitCode exit) {
     span.setStatus(StatusCode.ERROR, message);
     err.println("kvprov " + command + ": " + message);
     return exit.code;

@@ -227,12 +227,20 @@ final class ProvisionCommand implements Callable<Integer> {
       ProvisioningMedia media =
           mediaOptions.media(config, options.root, runner, telemetry.tracer());
       int exit =
-          new ProvisioningRun(
-                  config, root, vmId, media, runner, telemetry, verdicts, KvprovCommand.VERSION)
-              .steps(steps)
-              .groups(groups)
-              .offline(isOffline)
-              .run()
+          ExitCode.of(
+                  new ProvisioningRun(
+                          config,
+                          root,
+                          vmId,
+                          media,
+                          runner,
+                          telemetry,
+                          verdicts,
+                          KvprovCommand.VERSION)
+                      .steps(steps)
+                      .groups(groups)
+                      .offline(isOffline)
+                      .run())
               .code;
       StartupPhases.mark("ran");
       return exit;
@@ -273,7 +281,7 @@ final class ProvisionCommand implements Callable<Integer> {
         span.setStatus(StatusCode.ERROR, e.getMessage());
         Map<String, String> supporting = new LinkedHashMap<>();
         supporting.put("step", "config");
-        supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
+        supporting.put("exit_code", String.valueOf(ExitCode.USAGE.code));
         supporting.put("detail", e.getMessage());
         // An image's root (an image pipeline, a test) tells a wireserver only one its files name:
         // the built-in one belongs to whatever machine runs the pipeline.
