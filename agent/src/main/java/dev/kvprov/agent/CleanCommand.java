@@ -3,7 +3,6 @@ package dev.kvprov.agent;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.config.ConfigException;
 import dev.kvprov.agent.os.SystemRoot;
-import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.agent.state.KeptMedia;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.kvp.IoErrors;
@@ -53,8 +52,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 cleaned (or nothing to clean); 1 something could not be",
-      "removed (the rest is removed all the same); 2 configuration or usage error.",
       "",
       "Examples:",
       "  kvprov clean",
@@ -98,7 +95,7 @@ final class CleanCommand implements Callable<Integer> {
       config = options.load();
     } catch (ConfigException e) {
       ConfigOptions.print("clean", e.findings(), err::println);
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     SystemRoot root = new SystemRoot(options.root);
     Path pool = root.resolve(config.telemetry().kvpDirectory().toString()).resolve(".kvp_pool_1");
@@ -107,19 +104,19 @@ final class CleanCommand implements Callable<Integer> {
       doomed = doomed(config, root);
     } catch (IOException e) {
       err.println("kvprov clean: " + IoErrors.describe(e));
-      return 1;
+      return ExitCode.FAILED.code;
     }
     boolean emptyPool = logs && Files.isRegularFile(pool, LinkOption.NOFOLLOW_LINKS);
     if (doomed.isEmpty() && !emptyPool) {
       out.println("nothing to clean");
-      return 0;
+      return ExitCode.OK.code;
     }
     if (dryRun) {
       doomed.forEach(p -> out.println("would remove " + p));
       if (emptyPool) {
         out.println("would empty " + pool);
       }
-      return 0;
+      return ExitCode.OK.code;
     }
     if (logs) {
       // Nothing is traced: the pool is emptied last, and an archive of it must not be made.
@@ -134,7 +131,7 @@ final class CleanCommand implements Callable<Integer> {
         failures++;
         err.println("kvprov clean: " + pool + ": " + IoErrors.reason(e));
       }
-      return failures == 0 ? 0 : 1;
+      return (failures == 0 ? ExitCode.OK : ExitCode.FAILED).code;
     }
     try (KvpTelemetry telemetry =
         Telemetry.quiet(config, root, VmId.read(options.root), System.err)) {
@@ -149,7 +146,7 @@ final class CleanCommand implements Callable<Integer> {
         if (failures > 0) {
           span.setStatus(StatusCode.ERROR, failures + " file(s) could not be removed");
         }
-        return failures == 0 ? 0 : 1;
+        return (failures == 0 ? ExitCode.OK : ExitCode.FAILED).code;
       } finally {
         span.end();
       }

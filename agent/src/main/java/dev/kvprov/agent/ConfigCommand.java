@@ -32,8 +32,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 configuration OK (warnings allowed); 1 errors found;",
-      "2 usage error.",
       "",
       "Examples:",
       "  kvprov config",
@@ -68,7 +66,7 @@ final class ConfigCommand implements Callable<Integer> {
           e.files().isEmpty()
               ? counted + "; no configuration file read"
               : counted + " in " + count(e.files().size(), "file"));
-      return 1;
+      return ExitCode.FAILED.code;
     }
     ConfigOptions.print("config", loaded.warnings(), err::println);
     String azureInit =
@@ -88,7 +86,7 @@ final class ConfigCommand implements Callable<Integer> {
                       ? ""
                       : "; " + count(loaded.warnings().size(), "warning"))
                   + ")");
-      return 0;
+      return ExitCode.OK.code;
     }
     if (loaded.readAzureInitFiles()) {
       out.println("# " + azureInit);
@@ -103,7 +101,7 @@ final class ConfigCommand implements Callable<Integer> {
       String line = s.key() + " = " + render(s.value());
       out.println(line + " ".repeat(Math.max(1, width - line.length() + 1)) + "# " + s.origin());
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   private static String count(long n, String noun) {

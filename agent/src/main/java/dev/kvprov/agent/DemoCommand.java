@@ -34,7 +34,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: that of the provision run (see kvprov provision --help).",
       "",
       "Examples:",
       "  bin/kvprov demo",

@@ -65,7 +65,7 @@ final class FetchCommand implements Callable<Integer> {
       cfg = options.load();
     } catch (ConfigException e) {
       ConfigOptions.print("fetch", e.findings(), err::println);
-      return 1;
+      return ExitCode.FAILED.code;
     }
     ConfigOptions.print("fetch", cfg.warnings(), err::println);
     KvpTelemetry.Builder telemetry =
@@ -134,10 +134,10 @@ final class FetchCommand implements Callable<Integer> {
                 + " SSH key(s)");
         env.clearSecrets();
       }
-      return 0;
+      return ExitCode.OK.code;
     } catch (ImdsException | OvfException e) {
       err.println("kvprov fetch: " + e.getMessage());
-      return 1;
+      return ExitCode.FAILED.code;
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.kvprov.agent;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Command;
     description = "First-boot provisioning for Linux on Azure, traced end to end into Hyper-V KVP.",
     footer = {
       "",
-      "Exit status: 2 usage error; each command's --help gives the others.",
+      "",
+      "Each command's --help gives its other exit statuses.",
       "",
       "Examples:",
       "  kvprov demo                      a whole first boot against a simulated Azure",
@@ -70,12 +73,40 @@ final class KvprovCommand implements Runnable {
             cli.addSubcommand(name, command.get());
           }
         });
+    withExitStatuses(cli);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           commandLine.getErr().println("kvprov: " + e.getMessage());
-          return 1;
+          return ExitCode.FAILED.code;
         });
     return cli;
+  }
+
+  /**
+   * Heads each command's footer with its exit statuses, from the one definition ({@link ExitCode});
+   * the annotations keep the notes and examples.
+   */
+  private static void withExitStatuses(CommandLine command) {
+    CommandLine.Model.UsageMessageSpec usage = command.getCommandSpec().usageMessage();
+    List<String> footer = new ArrayList<>(List.of(""));
+    footer.addAll(ExitCode.footer(name(command)));
+    List<String> rest = List.of(usage.footer());
+    int blank = 0;
+    while (blank < rest.size() && rest.get(blank).isEmpty()) {
+      blank++;
+    }
+    if (blank < rest.size()) {
+      footer.add("");
+      footer.addAll(rest.subList(blank, rest.size()));
+    }
+    usage.footer(footer.toArray(String[]::new));
+    command.getSubcommands().values().forEach(KvprovCommand::withExitStatuses);
+  }
+
+  /** A command's name under kvprov ({@code report ready}); {@code kvprov} for the root. */
+  static String name(CommandLine command) {
+    String qualified = command.getCommandSpec().qualifiedName();
+    return qualified.equals("kvprov") ? qualified : qualified.substring("kvprov ".length());
   }
 
   @Override

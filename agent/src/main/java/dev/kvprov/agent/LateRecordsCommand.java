@@ -77,7 +77,7 @@ final class LateRecordsCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if ((generation == null) != (stateDirectory == null)) {
       err.println("kvprov late-records: --generation and --state-directory go together");
-      return 2;
+      return ExitCode.USAGE.code;
     }
     long started = System.nanoTime();
     long deadline = started + (long) (waitSecs * 1e9);
@@ -86,7 +86,7 @@ final class LateRecordsCommand implements Callable<Integer> {
       records = read(System.in);
     } catch (IOException e) {
       err.println("kvprov late-records: no records to write: " + e.getMessage());
-      return 2;
+      return ExitCode.USAGE.code;
     }
     System.out.println(TAKEN);
     System.out.flush();
@@ -124,14 +124,14 @@ final class LateRecordsCommand implements Callable<Integer> {
               + " stayed locked by another writer; "
               + what
               + " are lost");
-      return 1;
+      return ExitCode.FAILED.code;
     } catch (IOException e) {
       err.println(
           "kvprov late-records: " + what + " are lost: " + pool + ": " + IoErrors.reason(e));
-      return 1;
+      return ExitCode.FAILED.code;
     } catch (DateTimeParseException e) {
       err.println("kvprov late-records: --boot-time is not an instant: " + bootTime);
-      return 2;
+      return ExitCode.USAGE.code;
     }
     if (superseded) {
       err.println(
@@ -145,7 +145,7 @@ final class LateRecordsCommand implements Callable<Integer> {
               + " reported since (this run's report was number "
               + generation
               + ")");
-      return 0;
+      return ExitCode.OK.code;
     }
     err.println(
         "kvprov late-records: wrote "
@@ -155,7 +155,7 @@ final class LateRecordsCommand implements Callable<Integer> {
             + ", "
             + seconds(System.nanoTime() - started)
             + " after the run that made them");
-    return 0;
+    return ExitCode.OK.code;
   }
 
   /**

@@ -40,8 +40,6 @@ import picocli.CommandLine.Parameters;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 KEY unknown or without a value here, or a file not",
-      "written; 2 configuration or usage error; 10 IMDS; 11 media.",
       "",
       "Examples:",
       "  kvprov metadata",
@@ -124,7 +122,7 @@ final class MetadataCommand implements Callable<Integer> {
     if (hostnameFile != null) {
       if (data.hostname() == null || Names.hostProblem(data.hostname()).isPresent()) {
         err.println("kvprov metadata: no valid host name to write to " + hostnameFile);
-        return 1;
+        return ExitCode.FAILED.code;
       }
       AtomicFiles.write(hostnameFile, data.hostname() + "\n", "rw-r--r--", -1, -1);
     }
@@ -152,7 +150,7 @@ final class MetadataCommand implements Callable<Integer> {
                         + String.join(", ", ATTRIBUTES)
                         + ", and the JSON fields "
                         + String.join(", ", fields.keySet())));
-        return 1;
+        return ExitCode.FAILED.code;
       }
       out.println(value instanceof String s ? s : MAPPER.writeValueAsString(value));
     } else if (json) {
@@ -161,7 +159,7 @@ final class MetadataCommand implements Callable<Integer> {
       attributes.forEach((k, v) -> out.println(k + "=" + v));
     }
     out.flush();
-    return 0;
+    return ExitCode.OK.code;
   }
 
   /**

@@ -10,7 +10,6 @@ import dev.kvprov.agent.ovf.OvfEnvironment;
 import dev.kvprov.agent.ovf.OvfException;
 import dev.kvprov.agent.provision.PlatformAnswer;
 import dev.kvprov.agent.provision.PlatformData;
-import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
@@ -43,7 +42,7 @@ final class PlatformQuery {
       config = options.load();
     } catch (ConfigException e) {
       ConfigOptions.print(command, e.findings(), err::println);
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     ConfigOptions.print(command, config.warnings(), err::println);
     SystemRoot root = new SystemRoot(options.root);
@@ -57,7 +56,7 @@ final class PlatformQuery {
                 + ": "
                 + notAzure.get()
                 + "; to try it elsewhere, point --config at an IMDS such as `kvprov simulate`'s");
-        return ProvisioningRun.Exit.CONFIG.code;
+        return ExitCode.USAGE.code;
       }
     }
     VmId vmId = VmId.read(options.root);
@@ -83,14 +82,14 @@ final class PlatformQuery {
         span.setAttribute("source", answer.source());
         return use.apply(answer.data(), span);
       } catch (ImdsException e) {
-        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.IMDS);
+        return failed(command, span, err, e.getMessage(), ExitCode.IMDS);
       } catch (OvfException e) {
-        return failed(command, span, err, e.getMessage(), ProvisioningRun.Exit.MEDIA);
+        return failed(command, span, err, e.getMessage(), ExitCode.MEDIA);
       } catch (IOException e) {
         // Only the command's own output can fail this way: a file it was told to write.
         span.setStatus(StatusCode.ERROR, IoErrors.describe(e));
         err.println("kvprov " + command + ": " + IoErrors.describe(e));
-        return 1;
+        return ExitCode.FAILED.code;
       } finally {
         if (env != null) {
           env.clearSecrets();
@@ -101,7 +100,7 @@ final class PlatformQuery {
   }
 
   private static int failed(
-      String command, Span span, PrintWriter err, String message, ProvisioningRun.Exit exit) {
+      String command, Span span, PrintWriter err, String message, ExitCode exit) {
     span.setStatus(StatusCode.ERROR, message);
     err.println("kvprov " + command + ": " + message);
     return exit.code;

@@ -57,14 +57,9 @@ import picocli.CommandLine.Option;
       "Chosen steps always run, even on a VM provisioned before; the platform then",
       "hears nothing more (a failure goes to KVP only).",
       "",
-      "Exit status: 0 provisioned (or nothing to do); 2 configuration error, or",
-      "refused (not root, not Azure, a chroot, --offline without --media-dir);",
-      "10 IMDS; 11 media; 12 host name; 13 user; 14 password; 15 sudoers; 16 sshd;",
-      "17 SSH keys; 18 a pre-provisioned VM of a kind not supported (Savable);",
-      "20 Ready not reported; 30 an internal error (reported like the others,",
-      "offline to KVP and stderr only). A marker that cannot be written is a",
-      "warning: the VM is reported Ready. Without SMBIOS the VM id is IMDS's",
-      "compute.vmId (remembered in the state directory); with neither, no marker.",
+      "A marker that cannot be written is a warning: the VM is reported Ready.",
+      "Without SMBIOS the VM id is IMDS's compute.vmId (remembered in the state",
+      "directory); with neither, no marker.",
       "",
       "Examples:",
       "  kvprov provision",
@@ -135,7 +130,7 @@ final class ProvisionCommand implements Callable<Integer> {
               .or(() -> AzureHost.refusal(Path.of("/sys"), proc));
       if (refusal.isPresent()) {
         spec.commandLine().getErr().println("kvprov provision: " + refusal.get());
-        return ProvisioningRun.Exit.CONFIG.code;
+        return ExitCode.USAGE.code;
       }
     }
     // The stderr mirror writes to the process's stderr: the journal under systemd.
@@ -208,10 +203,10 @@ final class ProvisionCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       ConfigOptions.print("provision", e.findings(), err::println);
       if (offline || e.readable().offline()) {
-        return ProvisioningRun.Exit.CONFIG.code; // an image build: no platform to tell
+        return ExitCode.USAGE.code; // an image build: no platform to tell
       }
       reportConfigurationError(e, root, vmIdOf(smbios, e.readable(), root), err);
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     ConfigOptions.print("provision", config.warnings(), err::println);
     boolean isOffline = offline || config.offline();
@@ -219,7 +214,7 @@ final class ProvisionCommand implements Callable<Integer> {
       err.println(
           "kvprov provision: an offline run reads ovf-env.xml from --media-dir DIR, which was"
               + " not given");
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     // Without SMBIOS, the id IMDS gave an earlier boot: the records carry it from the start.
     VmId vmId = isOffline ? smbios : vmIdOf(smbios, config, root);
@@ -232,12 +227,20 @@ final class ProvisionCommand implements Callable<Integer> {
       ProvisioningMedia media =
           mediaOptions.media(config, options.root, runner, telemetry.tracer());
       int exit =
-          new ProvisioningRun(
-                  config, root, vmId, media, runner, telemetry, verdicts, KvprovCommand.VERSION)
-              .steps(steps)
-              .groups(groups)
-              .offline(isOffline)
-              .run()
+          ExitCode.of(
+                  new ProvisioningRun(
+                          config,
+                          root,
+                          vmId,
+                          media,
+                          runner,
+                          telemetry,
+                          verdicts,
+                          KvprovCommand.VERSION)
+                      .steps(steps)
+                      .groups(groups)
+                      .offline(isOffline)
+                      .run())
               .code;
       StartupPhases.mark("ran");
       return exit;
@@ -278,7 +281,7 @@ final class ProvisionCommand implements Callable<Integer> {
         span.setStatus(StatusCode.ERROR, e.getMessage());
         Map<String, String> supporting = new LinkedHashMap<>();
         supporting.put("step", "config");
-        supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.CONFIG.code));
+        supporting.put("exit_code", String.valueOf(ExitCode.USAGE.code));
         supporting.put("detail", e.getMessage());
         // An image's root (an image pipeline, a test) tells a wireserver only one its files name:
         // the built-in one belongs to whatever machine runs the pipeline.

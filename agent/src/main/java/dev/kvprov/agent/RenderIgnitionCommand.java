@@ -33,8 +33,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 ok; 1 the data is not valid (a host or user name) or FILE not",
-      "written; 2 configuration or usage error; 10 IMDS; 11 media.",
       "",
       "Examples:",
       "  kvprov render-ignition",
@@ -100,7 +98,7 @@ final class RenderIgnitionCommand implements Callable<Integer> {
     }
     if (problem.isPresent()) {
       err.println("kvprov render-ignition: " + problem.get());
-      return 1;
+      return ExitCode.FAILED.code;
     }
     span.setAttribute("user", data.adminUser());
     span.setAttribute("keys", (long) data.keys().size());
@@ -119,6 +117,6 @@ final class RenderIgnitionCommand implements Callable<Integer> {
       out.print(config);
       out.flush();
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 }

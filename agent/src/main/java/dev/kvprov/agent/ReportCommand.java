@@ -3,7 +3,6 @@ package dev.kvprov.agent;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.provision.PlatformReport;
-import dev.kvprov.agent.provision.ProvisioningRun;
 import dev.kvprov.agent.state.ProvisioningState;
 import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.kvp.IoErrors;
@@ -91,9 +90,9 @@ final class ReportCommand implements Runnable {
       },
       footer = {
         "",
-        "Exit status: 0 reported; 2 usage error; 20 the wireserver did not accept it",
-        "(the PROVISIONING_REPORT then says so). A configuration error is said, and",
-        "the report goes on with what could be read of it.",
+        "",
+        "A configuration error is said, and the report goes on with what could be",
+        "read of it.",
         "",
         "Examples:",
         "  kvprov report ready",
@@ -119,10 +118,9 @@ final class ReportCommand implements Runnable {
       },
       footer = {
         "",
-        "Exit status: 0 reported; 2 usage error, or refused: this VM was reported",
-        "Ready before (--force); 20 the wireserver did not accept it (the",
-        "PROVISIONING_REPORT is written all the same). A configuration error is said,",
-        "and the report goes on with what could be read of it.",
+        "",
+        "A configuration error is said, and the report goes on with what could be",
+        "read of it.",
         "",
         "Examples:",
         "  kvprov report failure --reason \"ignition: disk layout\"",
@@ -222,7 +220,7 @@ final class ReportCommand implements Runnable {
       err.println(
           "kvprov report: this VM was provisioned and reported Ready already; a failure now is"
               + " not a failed provisioning (--force reports it all the same)");
-      return ProvisioningRun.Exit.CONFIG.code;
+      return ExitCode.USAGE.code;
     }
     return report(
         common,
@@ -270,9 +268,9 @@ final class ReportCommand implements Runnable {
         if (!sent) {
           span.setStatus(StatusCode.ERROR, "the report did not reach the platform");
           err.println("kvprov report: the " + kind + " report did not reach the platform");
-          return ProvisioningRun.Exit.REPORT.code;
+          return ExitCode.REPORT.code;
         }
-        return 0;
+        return ExitCode.OK.code;
       } finally {
         span.end();
       }

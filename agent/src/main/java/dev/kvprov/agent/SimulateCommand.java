@@ -107,6 +107,6 @@ final class SimulateCommand implements Callable<Integer> {
                   stop.countDown();
                 }));
     stop.await();
-    return 0;
+    return ExitCode.OK.code;
   }
 }

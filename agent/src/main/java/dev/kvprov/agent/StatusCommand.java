@@ -48,8 +48,6 @@ import picocli.CommandLine.Option;
     },
     footer = {
       "",
-      "Exit status: 0 succeeded; 1 failed; 2 usage error; 3 the root or the pool",
-      "cannot be read; 4 no verdict yet (not started, or running).",
       "",
       "Examples:",
       "  kvprov status",
@@ -96,7 +94,7 @@ final class StatusCommand implements Callable<Integer> {
     SystemRoot root = new SystemRoot(options.root);
     if (!Files.isDirectory(root.path())) {
       err.println("kvprov status: " + root.path() + ": no such directory");
-      return 3;
+      return ExitCode.IO.code;
     }
     AgentConfig config = options.loadOrFallback("status", err);
     Path pool = root.resolve(config.telemetry().kvpDirectory().toString()).resolve(".kvp_pool_1");
@@ -107,7 +105,7 @@ final class StatusCommand implements Callable<Integer> {
         status = look(root, config, pool);
       } catch (IOException e) {
         err.println("kvprov status: " + pool + ": " + IoErrors.reason(e));
-        return 3;
+        return ExitCode.IO.code;
       }
       long elapsed = System.nanoTime() - started;
       boolean timedOut = timeout != null && elapsed >= timeout.toNanos();
@@ -168,7 +166,7 @@ final class StatusCommand implements Callable<Integer> {
             .anyMatch(
                 r ->
                     r.kind() == KvprovRecord.Kind.LOG
-                        && r.field("Body")
+                        && r.field(KvpRecordFormat.BODY)
                             .orElse("")
                             .contains(ProvisioningStatus.ALREADY_PROVISIONED));
     return ProvisioningStatus.of(report, open(kvprov), alreadyProvisioned, markers);

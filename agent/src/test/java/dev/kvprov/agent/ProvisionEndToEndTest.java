@@ -414,10 +414,10 @@ class ProvisionEndToEndTest {
         KvpRecordFormat.decode(pool()).records().stream()
             .map(KvpRecordFormat.DecodedRecord::record)
             .filter(r -> r.kind() == KvprovRecord.Kind.EVENT)
-            .filter(r -> r.field("Event").orElse("").startsWith("boot milestone: "))
+            .filter(r -> r.field(KvpRecordFormat.EVENT).orElse("").startsWith("boot milestone: "))
             .toList();
     assertThat(milestones)
-        .extracting(r -> r.field("Event").orElseThrow())
+        .extracting(r -> r.field(KvpRecordFormat.EVENT).orElseThrow())
         .containsExactly("boot milestone: kvprov", "boot milestone: ready");
     assertThat(milestones.get(0).time().orElseThrow())
         .as("kvprov's start: this JVM's")
@@ -429,7 +429,7 @@ class ProvisionEndToEndTest {
     return KvpRecordFormat.decode(pool()).records().stream()
         .map(KvpRecordFormat.DecodedRecord::record)
         .filter(r -> r.kind() == KvprovRecord.Kind.LOG && r.level().name().equals(level))
-        .map(r -> r.field("Body").orElse(""))
+        .map(r -> r.field(KvpRecordFormat.BODY).orElse(""))
         .toList();
   }
 
@@ -522,7 +522,8 @@ class ProvisionEndToEndTest {
           KvpRecordFormat.decode(pool().subList(before, pool().size())).records().stream()
               .map(KvpRecordFormat.DecodedRecord::record)
               .toList();
-      assertThat(added).anyMatch(r -> r.field("Body").orElse("").contains("nothing to do"));
+      assertThat(added)
+          .anyMatch(r -> r.field(KvpRecordFormat.BODY).orElse("").contains("nothing to do"));
       assertThat(added).noneMatch(r -> r.name().orElse("").startsWith("provision."));
     }
   }

@@ -78,7 +78,7 @@ class ProvisionWithoutSmbiosTest {
     return KvpRecordFormat.decode(pool()).records().stream()
         .map(KvpRecordFormat.DecodedRecord::record)
         .filter(r -> r.kind() == KvprovRecord.Kind.LOG && r.level().name().equals(level))
-        .map(r -> r.field("Body").orElse(""))
+        .map(r -> r.field(KvpRecordFormat.BODY).orElse(""))
         .toList();
   }
 

@@ -94,8 +94,10 @@ public final class PoolGenerator {
 
   private void start(String trace, String id, String parent, String name) {
     List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Start", clock.toString()));
-    fields.add(new KvprovRecord.Field("Boot", String.format(Locale.ROOT, "%.3f", sinceBoot)));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, clock.toString()));
+    fields.add(
+        new KvprovRecord.Field(
+            KvpRecordFormat.BOOT, String.format(Locale.ROOT, "%.3f", sinceBoot)));
     ids(fields, trace, id, parent, name);
     out.addAll(
         KvpRecordFormat.encode(
@@ -117,13 +119,14 @@ public final class PoolGenerator {
       double boot,
       boolean failed) {
     List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Start", start.toString()));
-    fields.add(new KvprovRecord.Field("End", clock.toString()));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, start.toString()));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.END, clock.toString()));
     fields.add(
-        new KvprovRecord.Field("Boot", String.format(Locale.ROOT, "%.3f-%.3f", boot, sinceBoot)));
-    fields.add(new KvprovRecord.Field("Status", failed ? "error" : "ok"));
+        new KvprovRecord.Field(
+            KvpRecordFormat.BOOT, String.format(Locale.ROOT, "%.3f-%.3f", boot, sinceBoot)));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.STATUS, failed ? "error" : "ok"));
     if (failed) {
-      fields.add(new KvprovRecord.Field("Error", "exit status 9 from useradd"));
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.ERROR, "exit status 9 from useradd"));
     }
     ids(fields, trace, id, parent, name);
     // one end in eight carries a long attribute, so its value is split into pieces
@@ -141,12 +144,12 @@ public final class PoolGenerator {
 
   private static void ids(
       List<KvprovRecord.Field> fields, String trace, String id, String parent, String name) {
-    fields.add(new KvprovRecord.Field("Trace", trace));
-    fields.add(new KvprovRecord.Field("Span", id));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, trace));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, id));
     if (parent != null) {
-      fields.add(new KvprovRecord.Field("Parent", parent));
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, parent));
     }
-    fields.add(new KvprovRecord.Field("Name", name));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
   }
 
   private void cloudInit(List<PoolEntry> fixture) {

@@ -65,7 +65,7 @@ final class AppendCommand implements Callable<Integer> {
       pool = input.writablePool().build();
     } catch (IOException e) {
       err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
-      return 3;
+      return ExitCode.IO.code;
     }
     List<KvpRecord> records = new ArrayList<>();
     List<String> wrong = new ArrayList<>();
@@ -76,7 +76,7 @@ final class AppendCommand implements Callable<Integer> {
         number++;
         if (number > MAX_LINES) {
           err.println("kvp append: more than " + MAX_LINES + " lines; nothing written");
-          return 2;
+          return ExitCode.USAGE.code;
         }
         if (!line.utf8()) {
           wrong.add("line " + number + ": not valid UTF-8 (bytes that are no character)");
@@ -105,26 +105,26 @@ final class AppendCommand implements Callable<Integer> {
       }
     } catch (IOException e) {
       err.println("kvp append: " + ("-".equals(from) ? "stdin" : from) + ": " + PoolReading.why(e));
-      return 3;
+      return ExitCode.IO.code;
     }
     if (!wrong.isEmpty()) {
       wrong.forEach(w -> err.println("kvp append: " + w));
       err.println("kvp append: nothing written");
-      return 2;
+      return ExitCode.USAGE.code;
     }
     try {
       pool.append(records);
     } catch (PoolLockTimeoutException e) {
       err.println("kvp append: " + pool.path() + ": " + e.getMessage());
-      return 3;
+      return ExitCode.IO.code;
     } catch (IOException e) {
       err.println("kvp append: " + pool.path() + ": " + PoolReading.why(e));
-      return 3;
+      return ExitCode.IO.code;
     }
     spec.commandLine()
         .getOut()
         .println("appended " + records.size() + " record(s) to " + pool.path());
-    return 0;
+    return ExitCode.OK.code;
   }
 
   private InputStream open() throws IOException {

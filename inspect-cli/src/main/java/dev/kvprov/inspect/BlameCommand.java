@@ -55,7 +55,7 @@ final class BlameCommand implements Callable<Integer> {
   public Integer call() {
     List<BootSection> all = BootSection.read(input, spec);
     if (all == null) {
-      return 3;
+      return ExitCode.IO.code;
     }
     List<BootSection> sections = boots.of(all);
     boolean headed = sections.size() > 1;
@@ -87,7 +87,7 @@ final class BlameCommand implements Callable<Integer> {
     if (json) {
       out.println(Json.write(array));
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   private static void row(Row r, ObjectNode node) {

@@ -80,24 +80,24 @@ public final class CdsTraining {
             KvprovRecord.Kind.START,
             "00f067aa0ba902b7",
             List.of(
-                new Field("Start", "2026-11-22T04:47:46.100Z"),
-                new Field("Boot", "3.100"),
-                new Field("Trace", trace),
-                new Field("Span", "00f067aa0ba902b7"),
-                new Field("Name", "provision"))));
+                new Field(KvpRecordFormat.START, "2026-11-22T04:47:46.100Z"),
+                new Field(KvpRecordFormat.BOOT, "3.100"),
+                new Field(KvpRecordFormat.TRACE, trace),
+                new Field(KvpRecordFormat.SPAN, "00f067aa0ba902b7"),
+                new Field(KvpRecordFormat.NAME, "provision"))));
     out.addAll(
         kvprov(
             KvprovRecord.Kind.END,
             "00f067aa0ba902b7",
             List.of(
-                new Field("Start", "2026-11-22T04:47:46.100Z"),
-                new Field("End", "2026-11-22T04:47:47.350Z"),
-                new Field("Boot", "3.100-4.350"),
-                new Field("Status", "error"),
-                new Field("Error", "x".repeat(1200)),
-                new Field("Trace", trace),
-                new Field("Span", "00f067aa0ba902b7"),
-                new Field("Name", "provision"))));
+                new Field(KvpRecordFormat.START, "2026-11-22T04:47:46.100Z"),
+                new Field(KvpRecordFormat.END, "2026-11-22T04:47:47.350Z"),
+                new Field(KvpRecordFormat.BOOT, "3.100-4.350"),
+                new Field(KvpRecordFormat.STATUS, "error"),
+                new Field(KvpRecordFormat.ERROR, "x".repeat(1200)),
+                new Field(KvpRecordFormat.TRACE, trace),
+                new Field(KvpRecordFormat.SPAN, "00f067aa0ba902b7"),
+                new Field(KvpRecordFormat.NAME, "provision"))));
     String event =
         "{\"name\":\"init-local/azure-ds\",\"type\":\"%s\",\"ts\":\"2026-11-22T04:47:46.422448Z\"%s,\"msg\":\"%s\"}";
     out.add(

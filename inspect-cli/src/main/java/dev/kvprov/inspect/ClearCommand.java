@@ -63,7 +63,7 @@ final class ClearCommand implements Callable<Integer> {
       builder = input.writablePool();
     } catch (IOException e) {
       err.println("kvp clear: " + path + ": " + PoolReading.why(e));
-      return 3;
+      return ExitCode.IO.code;
     }
     Path archive = this.archive;
     if (archive != null) {
@@ -75,7 +75,7 @@ final class ClearCommand implements Callable<Integer> {
         archive = ownArchive(path);
       } catch (IOException e) {
         err.println("kvp clear: " + path + ": " + PoolReading.why(e) + "; nothing cleared");
-        return 3;
+        return ExitCode.IO.code;
       }
       builder.archive(archive, Integer.MAX_VALUE);
     }
@@ -87,11 +87,11 @@ final class ClearCommand implements Callable<Integer> {
         Files.createDirectories(archive);
       } catch (IOException e) {
         err.println("kvp clear: " + archive + ": " + PoolReading.why(e) + "; nothing cleared");
-        return 3;
+        return ExitCode.IO.code;
       }
       if (!Files.isWritable(archive)) {
         err.println("kvp clear: " + archive + ": not writable; nothing cleared");
-        return 3;
+        return ExitCode.IO.code;
       }
     }
     StaleClearResult result;
@@ -99,10 +99,10 @@ final class ClearCommand implements Callable<Integer> {
       result = ifStale ? pool.clearIfStale(BootClock.system().bootTime()) : pool.clear();
     } catch (PoolLockTimeoutException e) {
       err.println("kvp clear: " + pool.path() + ": " + e.getMessage());
-      return 3;
+      return ExitCode.IO.code;
     } catch (IOException e) {
       err.println("kvp clear: " + pool.path() + ": " + PoolReading.why(e));
-      return 3;
+      return ExitCode.IO.code;
     }
     switch (result.outcome()) {
       case ABSENT -> out.println("no pool at " + pool.path() + ": nothing to clear");
@@ -116,11 +116,11 @@ final class ClearCommand implements Callable<Integer> {
                 + result.archive().map(a -> "; a copy is in " + a).orElse(""));
         if (result.notArchived().isPresent()) {
           err.println("kvp clear: no copy was kept: " + result.notArchived().get());
-          return 3;
+          return ExitCode.IO.code;
         }
       }
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   /** This machine's own pools, which kvprov itself archives at boot: cleared as asked. */

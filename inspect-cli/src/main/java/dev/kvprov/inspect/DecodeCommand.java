@@ -88,7 +88,7 @@ final class DecodeCommand implements Callable<Integer> {
           }
         };
     if (!PoolReading.items(input, spec, sink)) {
-      return 3;
+      return ExitCode.IO.code;
     }
     if (decoded[0] == 0 && decoded[1] == 0) {
       spec.commandLine()
@@ -97,8 +97,8 @@ final class DecodeCommand implements Callable<Integer> {
               key == null
                   ? "kvp decode: no encoded payloads"
                   : "kvp decode: no encoded payload with key " + Text.printable(key));
-      return 1;
+      return ExitCode.FOUND.code;
     }
-    return decoded[1] == 0 ? 0 : 1;
+    return (decoded[1] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 }

@@ -83,7 +83,7 @@ final class DoctorCommand implements Callable<Integer> {
     List<Finding> findings = new ArrayList<>();
     Map<String, Integer> records = new java.util.LinkedHashMap<>();
     if (!PoolReading.sources(input, spec, part -> check(part, findings, records), part -> {})) {
-      return 3;
+      return ExitCode.IO.code;
     }
     input
         .unreadableArchives()
@@ -91,7 +91,7 @@ final class DoctorCommand implements Callable<Integer> {
             why ->
                 findings.add(0, new Finding(input.describe(), "archives_unreadable", -1, -1, why)));
     print(findings, records);
-    return findings.isEmpty() ? 0 : 1;
+    return (findings.isEmpty() ? ExitCode.OK : ExitCode.FOUND).code;
   }
 
   /** Checks one pool file or export as it is read; its record count goes into {@code records}. */

@@ -54,6 +54,6 @@ final class DumpCommand implements Callable<Integer> {
                 },
             source -> out.println("# " + Text.printable(source.name())));
     out.flush();
-    return !ok ? 3 : problems[0] == 0 ? 0 : 1;
+    return (!ok ? ExitCode.IO : problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 }

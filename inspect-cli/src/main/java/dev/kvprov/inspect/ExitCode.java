@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import dev.kvprov.otel.ProvisioningStatus;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ enum ExitCode {
   FOUND(1, "problems found, a failure, or nothing found"),
   USAGE(2, "usage error"),
   IO(3, "I/O error"),
-  NO_VERDICT(4, "no verdict yet");
+  /** Said once for both status commands, kvp's and kvprov's: {@link ProvisioningStatus}. */
+  NO_VERDICT(ProvisioningStatus.NO_VERDICT, ProvisioningStatus.NO_VERDICT_MEANING);
 
   final int code;
   final String meaning;
@@ -34,7 +36,7 @@ enum ExitCode {
               FOUND,
               "problems found, a failure report or nothing found",
               NO_VERDICT,
-              "no verdict yet (kvp status)"),
+              ProvisioningStatus.NO_VERDICT_MEANING + " (kvp status)"),
           own("list", OK, "ok", FOUND, "the pool has problems"),
           own("tree", OK, "ok"),
           own("blame", OK, "ok"),
@@ -66,8 +68,10 @@ enum ExitCode {
               FOUND,
               "failed",
               NO_VERDICT,
-              "no verdict yet (not started, or running when --wait's --timeout ran out,"
-                  + " or without --wait)"),
+              ProvisioningStatus.NO_VERDICT_MEANING
+                  + " ("
+                  + ProvisioningStatus.NO_VERDICT_WHEN
+                  + ")"),
           own(
               "bundle",
               OK,

@@ -111,7 +111,7 @@ final class ExportCommand implements Callable<Integer> {
           forest.add(item);
           exported.accept(item);
         })) {
-      return 3;
+      return ExitCode.IO.code;
     }
     ExportedSpans.Result result = exported.spans(forest.finish());
     PrintWriter err = spec.commandLine().getErr();
@@ -124,14 +124,14 @@ final class ExportCommand implements Callable<Integer> {
     List<SpanData> spans = result.spans();
     if (spans.isEmpty()) {
       err.println("kvp export: no spans in " + input.describe() + "; nothing exported");
-      return 1;
+      return ExitCode.FOUND.code;
     }
 
     if (otlpJson != null) {
       Optional<String> failure = writeJson(spans);
       if (failure.isPresent()) {
         err.println("kvp export: " + failure.get());
-        return 3;
+        return ExitCode.IO.code;
       }
       err.println(summary(spans, otlpJson.equals("-") ? "stdout" : otlpJson));
     }
@@ -139,11 +139,11 @@ final class ExportCommand implements Callable<Integer> {
       Optional<String> failure = send(spans, endpoint, httpHeaders);
       if (failure.isPresent()) {
         err.println("kvp export: " + shown(endpoint) + ": " + failure.get());
-        return 3;
+        return ExitCode.IO.code;
       }
       err.println(summary(spans, shown(endpoint)));
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   private CommandLine.ParameterException usage(String message) {

@@ -64,11 +64,11 @@ final class ItemCommands {
             }
           };
       if (!PoolReading.items(input, spec, sink)) {
-        return 3;
+        return ExitCode.IO.code;
       }
       if (found[0] == null) {
         spec.commandLine().getErr().println("kvp get: no item with key " + Text.printable(key));
-        return 1;
+        return ExitCode.FOUND.code;
       }
       Item item = found[0];
       spec.commandLine().getOut().println(json ? ListCommand.asJson(item) : item.value());
@@ -76,9 +76,9 @@ final class ItemCommands {
         // A value put together from damaged or missing pieces is not the value that was written.
         item.problems()
             .forEach(p -> spec.commandLine().getErr().println("kvp get: " + Text.printable(p)));
-        return 1;
+        return ExitCode.FOUND.code;
       }
-      return 0;
+      return ExitCode.OK.code;
     }
   }
 
@@ -114,26 +114,26 @@ final class ItemCommands {
       java.util.Optional<String> wrong = notUtf8("KEY", key).or(() -> notUtf8("VALUE", value));
       if (wrong.isPresent()) {
         spec.commandLine().getErr().println("kvp set: " + wrong.get());
-        return 2;
+        return ExitCode.USAGE.code;
       }
       try {
         boolean replaced = pool(input, spec).upsert(new KvpRecord(key, value));
         spec.commandLine().getOut().println((replaced ? "replaced " : "added ") + key);
-        return 0;
+        return ExitCode.OK.code;
       } catch (IllegalArgumentException e) {
         // the library's advice is for programs (ValueChunker); a person gets the limit alone
         spec.commandLine()
             .getErr()
             .println("kvp set: " + e.getMessage().replaceFirst("\\s*\\(split long values.*$", ""));
-        return 2;
+        return ExitCode.USAGE.code;
       } catch (PoolLockTimeoutException e) {
         spec.commandLine().getErr().println("kvp set: " + e.getMessage());
-        return 3;
+        return ExitCode.IO.code;
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
             .println("kvp set: " + input.describe() + ": " + PoolReading.why(e));
-        return 3;
+        return ExitCode.IO.code;
       }
     }
   }
@@ -155,15 +155,15 @@ final class ItemCommands {
       try {
         int deleted = pool(input, spec).delete(key);
         spec.commandLine().getOut().println("deleted " + deleted + " record(s)");
-        return deleted > 0 ? 0 : 1;
+        return (deleted > 0 ? ExitCode.OK : ExitCode.FOUND).code;
       } catch (IllegalArgumentException e) {
         spec.commandLine().getErr().println("kvp delete: " + e.getMessage());
-        return 2;
+        return ExitCode.USAGE.code;
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
             .println("kvp delete: " + input.describe() + ": " + PoolReading.why(e));
-        return 3;
+        return ExitCode.IO.code;
       }
     }
   }

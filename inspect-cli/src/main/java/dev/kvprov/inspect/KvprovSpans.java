@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.KvprovSpanTree;
 import java.util.ArrayDeque;
@@ -28,12 +29,12 @@ final class KvprovSpans implements SpanReader {
     } else if (r.kind() == KvprovRecord.Kind.EVENT
         && r.spanId().isPresent()
         && r.time().isPresent()
-        && r.field("Event").orElse("").startsWith(KvprovWriter.MILESTONE)) {
+        && r.field(KvpRecordFormat.EVENT).orElse("").startsWith(KvprovWriter.MILESTONE)) {
       milestones
           .computeIfAbsent(r.spanId().get(), id -> new ArrayList<>())
           .add(
               new SpanNode.Milestone(
-                  r.field("Event").get().substring(KvprovWriter.MILESTONE.length()),
+                  r.field(KvpRecordFormat.EVENT).get().substring(KvprovWriter.MILESTONE.length()),
                   r.time().get()));
     }
   }

@@ -161,10 +161,10 @@ final class ListCommand implements Callable<Integer> {
           }
         };
     if (!PoolReading.items(input, spec, show, source -> print, onPart)) {
-      return 3;
+      return ExitCode.IO.code;
     }
     out.flush();
-    return problems[0] == 0 ? 0 : 1;
+    return (problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 
   private int listRaw() {
@@ -234,7 +234,7 @@ final class ListCommand implements Callable<Integer> {
               }
             });
     out.flush();
-    return !ok ? 3 : problems[0] == 0 ? 0 : 1;
+    return (!ok ? ExitCode.IO : problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 
   /** {@code --raw}: two lines a record, fitting 80 columns: index, writer, key; then the value. */

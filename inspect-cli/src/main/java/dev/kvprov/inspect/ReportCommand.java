@@ -35,14 +35,14 @@ final class ReportCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     List<BootSection> boots = BootSection.read(input, spec);
     if (boots == null) {
-      return 3;
+      return ExitCode.IO.code;
     }
     // the last boot's: an earlier boot's report says nothing of how the last one ended
     BootSection last = boots.isEmpty() ? null : boots.get(boots.size() - 1);
     String[] raw = {last == null ? null : last.report()};
     if (raw[0] == null) {
       noReport(last == null ? List.of() : last.roots(), out);
-      return 1;
+      return ExitCode.FOUND.code;
     }
     ProvisioningReport report;
     try {
@@ -60,7 +60,7 @@ final class ReportCommand implements Callable<Integer> {
                 + "\n  "
                 + Text.printable(raw[0]));
       }
-      return 1;
+      return ExitCode.FOUND.code;
     }
     if (json) {
       ObjectNode node = Json.object();
@@ -79,7 +79,7 @@ final class ReportCommand implements Callable<Integer> {
                           + "  "
                           + Text.printable(f.value())));
     }
-    return report.isSuccess() ? 0 : 1;
+    return (report.isSuccess() ? ExitCode.OK : ExitCode.FOUND).code;
   }
 
   /**

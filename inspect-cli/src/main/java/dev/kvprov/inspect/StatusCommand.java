@@ -38,13 +38,6 @@ final class StatusCommand implements Callable<Integer> {
   /** The exit status of a run with no verdict yet. */
   static final int NO_VERDICT = ExitCode.NO_VERDICT.code;
 
-  static {
-    // one answer, one set of codes: the agent's `kvprov status` says the same
-    if (NO_VERDICT != ProvisioningStatus.NO_VERDICT) {
-      throw new AssertionError("kvp's and kvprov's status codes differ");
-    }
-  }
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolOptions input;
@@ -90,7 +83,7 @@ final class StatusCommand implements Callable<Integer> {
       while (true) {
         ProvisioningStatus verdict = look();
         if (verdict == null) {
-          return 3;
+          return ExitCode.IO.code;
         }
         boolean timedOut = timeout != null && System.nanoTime() - started >= timeout.toNanos();
         if (verdict.decided() || !waitForVerdict || timedOut) {

@@ -79,7 +79,7 @@ final class TimelineCommand implements Callable<Integer> {
   public Integer call() {
     List<BootSection> all = BootSection.read(input, spec);
     if (all == null) {
-      return 3;
+      return ExitCode.IO.code;
     }
     List<BootSection> sections = boots.of(all);
     if (sections.size() > 1 && bootTime != null) {
@@ -125,7 +125,7 @@ final class TimelineCommand implements Callable<Integer> {
         spec.commandLine()
             .getErr()
             .println("kvp timeline: cannot write " + html + ": " + IoErrors.reason(e));
-        return 3;
+        return ExitCode.IO.code;
       }
     }
     if (traceEvent != null) {
@@ -135,7 +135,7 @@ final class TimelineCommand implements Callable<Integer> {
         spec.commandLine()
             .getErr()
             .println("kvp timeline: cannot write " + traceEvent + ": " + IoErrors.reason(e));
-        return 3;
+        return ExitCode.IO.code;
       }
     }
     if (html != null && !json) {
@@ -146,7 +146,7 @@ final class TimelineCommand implements Callable<Integer> {
           rows,
           headed ? ", " + sections.size() + " boots" : "");
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   /** The header line: the boot time used and where it came from, or that it is unknown. */

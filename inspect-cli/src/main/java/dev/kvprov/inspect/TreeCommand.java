@@ -45,7 +45,7 @@ final class TreeCommand implements Callable<Integer> {
   public Integer call() {
     List<BootSection> all = BootSection.read(input, spec);
     if (all == null) {
-      return 3;
+      return ExitCode.IO.code;
     }
     List<BootSection> sections = boots.of(all);
     boolean headed = sections.size() > 1;
@@ -80,7 +80,7 @@ final class TreeCommand implements Callable<Integer> {
     if (json) {
       out.println(Json.write(array));
     }
-    return 0;
+    return ExitCode.OK.code;
   }
 
   private static void toJson(SpanNode node, ObjectNode out) {

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.otel.KvpRecordFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,8 @@ final class UserNames {
   /** kvprov's record of a command it ran, e.g. {@code useradd,-m,NAME,}. */
   private static final Pattern COMMAND_ARGS =
       Pattern.compile(
-          "Attr: process\\.command_args:string\\[\\]=((?:[^|\\\\]|\\\\.)*?)(?= \\| |$)");
+          KvpRecordFormat.ATTR
+              + ": process\\.command_args:string\\[\\]=((?:[^|\\\\]|\\\\.)*?)(?= \\| |$)");
 
   private static final Set<String> USER_COMMANDS =
       Set.of("useradd", "usermod", "userdel", "passwd", "chage", "adduser", "deluser");

@@ -109,7 +109,7 @@ final class WatchCommand implements Callable<Integer> {
             : List.of();
     if (!waysOut.isEmpty()) {
       waysOut.forEach(why -> err.println("kvp watch: " + why));
-      return 3;
+      return ExitCode.IO.code;
     }
     LivePool pool = new LivePool(path);
     ItemLedger ledger = new ItemLedger();
@@ -124,7 +124,7 @@ final class WatchCommand implements Callable<Integer> {
       } catch (IOException e) {
         err.println("kvp watch: " + path + ": " + PoolReading.why(e));
         err.flush();
-        return 3;
+        return ExitCode.IO.code;
       }
       if (pool.exists()) {
         absenceNoted = false;
@@ -146,19 +146,19 @@ final class WatchCommand implements Callable<Integer> {
       }
       first = first && sightings.isEmpty();
       if (exitAfter != null && printed >= exitAfter) {
-        return 0;
+        return ExitCode.OK.code;
       }
       // picocli's standard output goes through System.out, whose PrintStream keeps write errors
       // to itself: ask both, so that `kvp watch | head -3` ends once head has gone.
       if (out.checkError() || System.out.checkError()) {
-        return 0;
+        return ExitCode.OK.code;
       }
       long wait = interval.toNanos();
       if (timeout != null) {
         long left = timeout.toNanos() - (System.nanoTime() - started);
         if (left <= 0) {
           if (exitAfter == null) {
-            return 0;
+            return ExitCode.OK.code;
           }
           err.println(
               "kvp watch: --timeout ran out with "
@@ -167,17 +167,17 @@ final class WatchCommand implements Callable<Integer> {
                   + exitAfter
                   + " items printed");
           err.flush();
-          return 1;
+          return ExitCode.FOUND.code;
         }
         wait = Math.min(wait, left);
       }
       try {
         if (stop.await(wait, TimeUnit.NANOSECONDS)) {
-          return 0;
+          return ExitCode.OK.code;
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return 0;
+        return ExitCode.OK.code;
       }
     }
   }

@@ -61,14 +61,14 @@ class BundleRedactionTest {
             "00840e55-9be2-d441-a716-446655440000",
             KvprovSpanRecords.spanId(id),
             List.of(
-                new KvprovRecord.Field("Start", "2026-11-22T04:47:48.000Z"),
-                new KvprovRecord.Field("End", "2026-11-22T04:47:49.000Z"),
-                new KvprovRecord.Field("Status", "error"),
-                new KvprovRecord.Field("Error", error),
-                new KvprovRecord.Field("Trace", KvprovSpanRecords.TRACE_ID),
-                new KvprovRecord.Field("Span", KvprovSpanRecords.spanId(id)),
-                new KvprovRecord.Field("Parent", KvprovSpanRecords.spanId(0)),
-                new KvprovRecord.Field("Name", name)),
+                new KvprovRecord.Field(KvpRecordFormat.START, "2026-11-22T04:47:48.000Z"),
+                new KvprovRecord.Field(KvpRecordFormat.END, "2026-11-22T04:47:49.000Z"),
+                new KvprovRecord.Field(KvpRecordFormat.STATUS, "error"),
+                new KvprovRecord.Field(KvpRecordFormat.ERROR, error),
+                new KvprovRecord.Field(KvpRecordFormat.TRACE, KvprovSpanRecords.TRACE_ID),
+                new KvprovRecord.Field(KvpRecordFormat.SPAN, KvprovSpanRecords.spanId(id)),
+                new KvprovRecord.Field(KvpRecordFormat.PARENT, KvprovSpanRecords.spanId(0)),
+                new KvprovRecord.Field(KvpRecordFormat.NAME, name)),
             attrs));
   }
 

@@ -31,7 +31,7 @@ final class KvprovSpanRecords {
         spanId,
         parentId,
         name,
-        List.of(new KvprovRecord.Field("Start", start)));
+        List.of(new KvprovRecord.Field(KvpRecordFormat.START, start)));
   }
 
   /**
@@ -46,9 +46,9 @@ final class KvprovSpanRecords {
         parentId,
         name,
         List.of(
-            new KvprovRecord.Field("Start", start),
-            new KvprovRecord.Field("End", end),
-            new KvprovRecord.Field("Status", "ok")));
+            new KvprovRecord.Field(KvpRecordFormat.START, start),
+            new KvprovRecord.Field(KvpRecordFormat.END, end),
+            new KvprovRecord.Field(KvpRecordFormat.STATUS, "ok")));
   }
 
   private static List<KvpRecord> span(
@@ -58,12 +58,12 @@ final class KvprovSpanRecords {
       String name,
       List<KvprovRecord.Field> times) {
     List<KvprovRecord.Field> fields = new ArrayList<>(times);
-    fields.add(new KvprovRecord.Field("Trace", TRACE_ID));
-    fields.add(new KvprovRecord.Field("Span", spanId));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, TRACE_ID));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, spanId));
     if (parentId != null) {
-      fields.add(new KvprovRecord.Field("Parent", parentId));
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, parentId));
     }
-    fields.add(new KvprovRecord.Field("Name", name));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
     return KvpRecordFormat.encode(
         new KvprovRecord(
             kind, KvprovRecord.Level.INFO, "unknown", spanId, fields, Attributes.empty()));

@@ -6,6 +6,8 @@ import static java.util.Objects.requireNonNull;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.ValueChunker;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.AttributeType;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import java.util.ArrayList;
@@ -36,22 +38,33 @@ public final class KvpRecordFormat {
   /** The grammar version written into every key, after {@link #KEY_PREFIX}. */
   public static final int VERSION = 1;
 
-  static final String START = "Start";
-  static final String END = "End";
-  static final String TIME = "Time";
-  static final String DURATION = "Duration";
-  static final String BOOT = "Boot";
-  static final String STATUS = "Status";
-  static final String ERROR = "Error";
-  static final String TRACE = "Trace";
-  static final String SPAN = "Span";
-  static final String PARENT = "Parent";
-  static final String NAME = "Name";
-  static final String EVENT = "Event";
-  static final String SEVERITY = "Severity";
-  static final String BODY = "Body";
-  static final String DROPPED = "Dropped";
-  static final String ATTR = "Attr";
+  // The field labels of a value: public so that whoever writes or reads kvprov's records by hand
+  // (the inspector, the bench's pools, CDS training, tests) says them from the grammar itself.
+  public static final String START = "Start";
+  public static final String END = "End";
+  public static final String TIME = "Time";
+  public static final String DURATION = "Duration";
+  public static final String BOOT = "Boot";
+  public static final String STATUS = "Status";
+  public static final String ERROR = "Error";
+  public static final String TRACE = "Trace";
+  public static final String SPAN = "Span";
+  public static final String PARENT = "Parent";
+  public static final String NAME = "Name";
+  public static final String EVENT = "Event";
+  public static final String SEVERITY = "Severity";
+  public static final String BODY = "Body";
+  public static final String DROPPED = "Dropped";
+  public static final String ATTR = "Attr";
+
+  /** The most a single logical record's value may take: 4 pieces. Longer texts are cut to fit. */
+  public static final int MAX_VALUE_BYTES = 4 * 1000;
+
+  /** A text no longer than this (in chars) is never cut: what is left is labels and numbers. */
+  private static final int UNCUT = 64;
+
+  /** How many texts are cut at most, so that a pathological record still ends. */
+  private static final int MAX_CUTS = 64;
 
   private static final String SEPARATOR = " | ";
   private static final int MAX_KEY_NAME = 48;
@@ -146,6 +159,137 @@ public final class KvpRecordFormat {
       records.add(new KvpRecord(base + "|" + i + "/" + pieces.size(), pieces.get(i)));
     }
     return records;
+  }
+
+  /**
+   * The record cut to at most {@link #MAX_VALUE_BYTES} of value: the longest text (a field or a
+   * string attribute) is shortened first, marked with how much was cut, then the next longest, as
+   * long as the value is too long. Nothing is exempt, not even errors: a 200 KB stack trace must
+   * not fill the pool. The record itself when it fits.
+   *
+   * <p>One pass over the value's parts: each part's encoded size is measured once, and again only
+   * when its text is cut, instead of encoding the whole value after every cut.
+   */
+  public static KvprovRecord fitted(KvprovRecord record) {
+    requireNonNull(record, "record");
+    List<KvprovRecord.Field> fields = new ArrayList<>(record.fields());
+    List<AttributeKey<?>> keys = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    record
+        .attributes()
+        .forEach(
+            (key, value) -> {
+              keys.add(key);
+              values.add(value);
+            });
+    int[] fieldBytes = new int[fields.size()];
+    int[] attributeBytes = new int[keys.size()];
+    int parts = 0;
+    long total = 0;
+    for (int i = 0; i < fields.size(); i++) {
+      fieldBytes[i] = fieldBytes(fields.get(i));
+      total += fieldBytes[i];
+      parts++;
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      if (AttributeCodec.supported(keys.get(i))) {
+        attributeBytes[i] = attributeBytes(keys.get(i), values.get(i));
+        total += attributeBytes[i];
+        parts++;
+      }
+    }
+    total += (long) SEPARATOR.length() * Math.max(0, parts - 1);
+    boolean cutAttribute = false;
+    boolean cutField = false;
+    for (int cuts = 0; cuts < MAX_CUTS && total > MAX_VALUE_BYTES; cuts++) {
+      int excess = (int) (total - MAX_VALUE_BYTES);
+      // The longest text: the first longest field, unless a string attribute is longer still.
+      int longest = 0;
+      int field = -1;
+      for (int i = 0; i < fields.size(); i++) {
+        if (fields.get(i).text().length() > longest) {
+          longest = fields.get(i).text().length();
+          field = i;
+        }
+      }
+      int attribute = -1;
+      for (int i = 0; i < keys.size(); i++) {
+        if (keys.get(i).getType() == AttributeType.STRING
+            && ((String) values.get(i)).length() > longest) {
+          longest = ((String) values.get(i)).length();
+          attribute = i;
+        }
+      }
+      if (longest <= UNCUT) {
+        break;
+      }
+      if (attribute >= 0) {
+        values.set(attribute, cut((String) values.get(attribute), excess));
+        int before = attributeBytes[attribute];
+        attributeBytes[attribute] = attributeBytes(keys.get(attribute), values.get(attribute));
+        total += attributeBytes[attribute] - before;
+        cutAttribute = true;
+      } else {
+        KvprovRecord.Field was = fields.get(field);
+        fields.set(field, new KvprovRecord.Field(was.label(), cut(was.text(), excess)));
+        int before = fieldBytes[field];
+        fieldBytes[field] = fieldBytes(fields.get(field));
+        total += fieldBytes[field] - before;
+        cutField = true;
+      }
+    }
+    if (!cutAttribute && !cutField) {
+      return record;
+    }
+    Attributes attributes = record.attributes();
+    if (cutAttribute) {
+      AttributesBuilder builder = Attributes.builder();
+      for (int i = 0; i < keys.size(); i++) {
+        putUnchecked(builder, keys.get(i), values.get(i));
+      }
+      attributes = builder.build();
+    }
+    return new KvprovRecord(
+        record.kind(),
+        record.level(),
+        record.vmId(),
+        record.recordId(),
+        cutField ? fields : record.fields(),
+        attributes);
+  }
+
+  /** {@code text} less at least {@code excess} bytes' worth, ending in a note of what was cut. */
+  private static String cut(String text, int excess) {
+    int keep = Math.max(32, text.length() - excess - 32);
+    if (Character.isLowSurrogate(text.charAt(keep))) {
+      keep--;
+    }
+    return text.substring(0, keep) + "…[" + (text.length() - keep) + " chars cut]";
+  }
+
+  /** The UTF-8 size of {@code Label: text} as {@link #value} writes it. */
+  private static int fieldBytes(KvprovRecord.Field field) {
+    StringBuilder out = new StringBuilder(field.label().length() + 2 + field.text().length());
+    out.append(field.label()).append(": ");
+    TextEscaper.escape(field.text(), "", out);
+    return utf8Length(out);
+  }
+
+  /** The UTF-8 size of {@code Attr: key=value} as {@link #value} writes it. */
+  private static int attributeBytes(AttributeKey<?> key, Object value) {
+    StringBuilder out = new StringBuilder(64);
+    out.append(ATTR).append(": ");
+    AttributeCodec.encode(key, value, out);
+    return utf8Length(out);
+  }
+
+  private static int utf8Length(CharSequence text) {
+    return text.toString().getBytes(UTF_8).length;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void putUnchecked(AttributesBuilder builder, AttributeKey<?> key, Object value) {
+    builder.put((AttributeKey<Object>) key, value);
   }
 
   static String value(KvprovRecord record) {

@@ -5,15 +5,10 @@ import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
 import dev.kvprov.kvp.PoolVisitor;
-import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.common.AttributeType;
-import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,9 +34,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KvpSink {
   static final String NAME = "KVP";
   static final String REPORT_KEY = "PROVISIONING_REPORT";
-
-  /** The most a single logical record may take: 4 pieces. Longer texts are cut to fit. */
-  static final int MAX_VALUE_BYTES = 4 * 1000;
 
   private static final long DROP_RECORD_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
@@ -311,7 +303,7 @@ final class KvpSink {
   private Outcome write(KvprovRecord record, RecordBudget.Priority priority) {
     List<KvpRecord> encoded;
     try {
-      encoded = KvpRecordFormat.encode(fitted(record));
+      encoded = KvpRecordFormat.encode(KvpRecordFormat.fitted(record));
     } catch (RuntimeException e) {
       failures.failure(NAME, e);
       return Outcome.FAILED;
@@ -386,95 +378,5 @@ final class KvpSink {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  /**
-   * The record cut to at most {@link #MAX_VALUE_BYTES}: the longest texts (fields and string
-   * attributes) are shortened first, each marked with how much was cut. Nothing is exempt, not even
-   * errors: a 200 KB stack trace must not fill the pool.
-   */
-  static KvprovRecord fitted(KvprovRecord record) {
-    KvprovRecord current = record;
-    for (int round = 0; round < 64; round++) {
-      int excess =
-          KvpRecordFormat.value(current).getBytes(StandardCharsets.UTF_8).length - MAX_VALUE_BYTES;
-      if (excess <= 0) {
-        return current;
-      }
-      KvprovRecord shorter = cutLongestText(current, excess);
-      if (shorter == null) {
-        return current;
-      }
-      current = shorter;
-    }
-    return current;
-  }
-
-  private static KvprovRecord cutLongestText(KvprovRecord record, int excess) {
-    int longestField = -1;
-    int longest = 0;
-    for (int i = 0; i < record.fields().size(); i++) {
-      int length = record.fields().get(i).text().length();
-      if (length > longest) {
-        longest = length;
-        longestField = i;
-      }
-    }
-    AttributeKey<?> longestAttribute = null;
-    for (var entry : record.attributes().asMap().entrySet()) {
-      if (entry.getKey().getType() == AttributeType.STRING
-          && ((String) entry.getValue()).length() > longest) {
-        longest = ((String) entry.getValue()).length();
-        longestAttribute = entry.getKey();
-      }
-    }
-    if (longest <= 64) {
-      return null;
-    }
-    if (longestAttribute != null) {
-      AttributesBuilder attributes = Attributes.builder();
-      AttributeKey<?> cut = longestAttribute;
-      record
-          .attributes()
-          .forEach(
-              (key, value) -> {
-                if (key.equals(cut)) {
-                  attributes.put(AttributeKey.stringKey(key.getKey()), cut((String) value, excess));
-                } else {
-                  putUnchecked(attributes, key, value);
-                }
-              });
-      return new KvprovRecord(
-          record.kind(),
-          record.level(),
-          record.vmId(),
-          record.recordId(),
-          record.fields(),
-          attributes.build());
-    }
-    List<KvprovRecord.Field> fields = new ArrayList<>(record.fields());
-    KvprovRecord.Field field = fields.get(longestField);
-    fields.set(longestField, new KvprovRecord.Field(field.label(), cut(field.text(), excess)));
-    return new KvprovRecord(
-        record.kind(),
-        record.level(),
-        record.vmId(),
-        record.recordId(),
-        fields,
-        record.attributes());
-  }
-
-  /** {@code text} less at least {@code excess} bytes' worth, ending in a note of what was cut. */
-  private static String cut(String text, int excess) {
-    int keep = Math.max(32, text.length() - excess - 32);
-    if (Character.isLowSurrogate(text.charAt(keep))) {
-      keep--;
-    }
-    return text.substring(0, keep) + "…[" + (text.length() - keep) + " chars cut]";
-  }
-
-  @SuppressWarnings("unchecked")
-  private static void putUnchecked(AttributesBuilder builder, AttributeKey<?> key, Object value) {
-    builder.put((AttributeKey<Object>) key, value);
   }
 }

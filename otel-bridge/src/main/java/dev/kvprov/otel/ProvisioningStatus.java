@@ -32,8 +32,19 @@ public record ProvisioningStatus(
     Instant since,
     ProvisioningReport report,
     List<String> markers) {
-  /** The exit status of a status with no verdict yet, in both commands. */
+  /**
+   * The exit status of a status with no verdict yet, in both commands ({@code kvp status}, {@code
+   * kvprov status}): their exit codes say it from here, as their help says {@link
+   * #NO_VERDICT_MEANING} and {@link #NO_VERDICT_WHEN}.
+   */
   public static final int NO_VERDICT = 4;
+
+  /** What {@link #NO_VERDICT} means. */
+  public static final String NO_VERDICT_MEANING = "no verdict yet";
+
+  /** When a status command ends with {@link #NO_VERDICT}. */
+  public static final String NO_VERDICT_WHEN =
+      "not started, or running: without --wait, or when --wait's --timeout ran out";
 
   /** What kvprov logs on every boot after the one that provisioned the VM. */
   public static final String ALREADY_PROVISIONED = "already provisioned and reported Ready";

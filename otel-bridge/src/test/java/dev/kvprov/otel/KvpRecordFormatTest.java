@@ -15,17 +15,17 @@ class KvpRecordFormatTest {
 
   private static KvprovRecord end(String name, Attributes attributes, String... extra) {
     List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Start", "2024-06-01T10:00:00.123Z"));
-    fields.add(new KvprovRecord.Field("End", "2024-06-01T10:00:01.456Z"));
-    fields.add(new KvprovRecord.Field("Duration", "1.333s"));
-    fields.add(new KvprovRecord.Field("Boot", "12.345-13.678"));
-    fields.add(new KvprovRecord.Field("Status", "ok"));
-    fields.add(new KvprovRecord.Field("Trace", "4bf92f3577b34da6a3ce929d0e0e4736"));
-    fields.add(new KvprovRecord.Field("Span", "00f067aa0ba902b7"));
-    fields.add(new KvprovRecord.Field("Parent", "53995c3f42cd8ad8"));
-    fields.add(new KvprovRecord.Field("Name", name));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, "2024-06-01T10:00:00.123Z"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.END, "2024-06-01T10:00:01.456Z"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.DURATION, "1.333s"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.BOOT, "12.345-13.678"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.STATUS, "ok"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, "4bf92f3577b34da6a3ce929d0e0e4736"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, "00f067aa0ba902b7"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, "53995c3f42cd8ad8"));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
     for (String e : extra) {
-      fields.add(new KvprovRecord.Field("Error", e));
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.ERROR, e));
     }
     return new KvprovRecord(
         KvprovRecord.Kind.END, KvprovRecord.Level.INFO, VM, "00f067aa0ba902b7", fields, attributes);

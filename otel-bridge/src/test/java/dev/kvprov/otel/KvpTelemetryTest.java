@@ -100,10 +100,10 @@ class KvpTelemetryTest {
     assertThat(root.endSinceBoot().orElseThrow())
         .isGreaterThanOrEqualTo(user.endSinceBoot().orElseThrow());
     KvprovRecord event = records.get(2);
-    assertThat(event.field("Event")).contains("retrying");
+    assertThat(event.field(KvpRecordFormat.EVENT)).contains("retrying");
     assertThat(event.spanId()).isEqualTo(imds.spanId());
     KvprovRecord log = records.get(5);
-    assertThat(log.field("Body")).contains("useradd is slow");
+    assertThat(log.field(KvpRecordFormat.BODY)).contains("useradd is slow");
     assertThat(log.spanId()).isEqualTo(user.spanId());
     assertThat(log.level()).isEqualTo(KvprovRecord.Level.WARN);
     // Keys carry the level and stay unique ignoring case.
@@ -183,7 +183,9 @@ class KvpTelemetryTest {
 
     List<KvprovRecord> records = harness.decoded();
     assertThat(records).filteredOn(r -> r.level() == KvprovRecord.Level.DEBUG).hasSize(9);
-    assertThat(records).filteredOn(r -> r.field("Body").orElse("").startsWith("i")).hasSize(6);
+    assertThat(records)
+        .filteredOn(r -> r.field(KvpRecordFormat.BODY).orElse("").startsWith("i"))
+        .hasSize(6);
     assertThat(records).filteredOn(r -> r.level() == KvprovRecord.Level.ERROR).hasSize(3);
     List<String> starts =
         records.stream()
@@ -202,7 +204,8 @@ class KvpTelemetryTest {
             .filter(r -> r.kind() == KvprovRecord.Kind.DROPPED)
             .findFirst()
             .orElseThrow();
-    assertThat(dropped.field("Dropped")).contains("15 (debug=3, info=4, span=8) of a budget of 20");
+    assertThat(dropped.field(KvpRecordFormat.DROPPED))
+        .contains("15 (debug=3, info=4, span=8) of a budget of 20");
     assertThat(records).filteredOn(r -> r.kind() == KvprovRecord.Kind.DROPPED).hasSize(1);
   }
 

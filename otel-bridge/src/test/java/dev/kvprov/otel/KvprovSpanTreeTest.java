@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
 class KvprovSpanTreeTest {
   private static KvprovRecord record(KvprovRecord.Kind kind, String id, String parent) {
     List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field("Span", id));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, id));
     if (parent != null) {
-      fields.add(new KvprovRecord.Field("Parent", parent));
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, parent));
     }
-    fields.add(new KvprovRecord.Field("Name", "span " + id));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, "span " + id));
     return new KvprovRecord(kind, KvprovRecord.Level.INFO, "vm", id, fields, Attributes.empty());
   }
 

@@ -258,7 +258,7 @@ class SinkResilienceTest {
     List<KvpRecord> records = harness.records();
     assertThat(records).hasSizeBetween(1, 4);
     KvprovRecord log = harness.decoded().get(0);
-    assertThat(log.field("Body").orElseThrow())
+    assertThat(log.field(KvpRecordFormat.BODY).orElseThrow())
         .startsWith("stack trace line\n")
         .contains("chars cut]");
   }
@@ -277,7 +277,7 @@ class SinkResilienceTest {
               .filter(r -> r.kind() == KvprovRecord.Kind.DROPPED)
               .findFirst()
               .orElseThrow();
-      assertThat(dropped.field("Dropped").orElseThrow()).startsWith("8 (debug=8)");
+      assertThat(dropped.field(KvpRecordFormat.DROPPED).orElseThrow()).startsWith("8 (debug=8)");
     }
   }
 

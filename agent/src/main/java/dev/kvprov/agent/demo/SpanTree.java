@@ -45,7 +45,7 @@ public final class SpanTree {
                   ? "FAILED: " + node.end().errorMessage().orElse("")
                   : warning.map(w -> "warning: " + w).orElse("ok"))
               + "  "
-              + node.end().field("Duration").orElse("");
+              + node.end().field(KvpRecordFormat.DURATION).orElse("");
     }
     out.printf(
         "  +%7.3fs  %s%s  %s%n",

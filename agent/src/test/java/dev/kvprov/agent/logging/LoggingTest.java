@@ -79,7 +79,7 @@ class LoggingTest {
     assertThat(logs).hasSize(1);
     KvprovRecord log = logs.get(0);
     assertThat(log.level()).isEqualTo(KvprovRecord.Level.WARN);
-    assertThat(log.field("Body")).contains("group docker does not exist");
+    assertThat(log.field(KvpRecordFormat.BODY)).contains("group docker does not exist");
     assertThat(log.name()).contains(LoggingTest.class.getName());
     assertThat(log.spanId()).isPresent();
     // The mirror's line, written by logback, in the span's path: once, not fed back as a record.
@@ -135,7 +135,9 @@ class LoggingTest {
     assertThat(logs())
         .singleElement()
         .satisfies(
-            r -> assertThat(r.field("Body")).contains("the admin password is " + Redactor.MASK));
+            r ->
+                assertThat(r.field(KvpRecordFormat.BODY))
+                    .contains("the admin password is " + Redactor.MASK));
     assertThat(new String(Files.readAllBytes(pool.path()), UTF_8)).doesNotContain(Fixtures.CANARY);
     String sent = new String(otlp.stream().reduce(new byte[0], LoggingTest::concat), UTF_8);
     assertThat(sent).contains("the admin password is").doesNotContain(Fixtures.CANARY);
