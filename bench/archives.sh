@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The start-up archives side by side (docs/performance.md, "The Debian package"): kvprov provision
-# --root against the simulator and kvp list on a 1,024-record pool, whole processes, with no
+# The start-up archives side by side (docs/performance.md, "Start-up: the class-data-sharing
+# archive"; static against dynamic in docs/performance-log.md): kvprov provision --root against
+# the simulator and kvp list on a 1,024-record pool, whole processes, with no
 # archive, a static CDS archive (what the package built before), a dynamic one (what bin/cds-archive
 # builds now) and, given a JDK 25 or later, that JDK without and with its AOT cache
 # (bin/aot-cache); then each archive's size. Runs alternate between the commands (one of each, then
