@@ -165,7 +165,7 @@ enum ConfigKey {
       if (!allowed.isEmpty() && !allowed.contains(text.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException();
       }
-      if (this == URL && !text.matches("https?://[^\\s/]+(/\\S*)?")) {
+      if (this == URL && !isUrl(text)) {
         throw new IllegalArgumentException();
       }
       if (this == HOME_DIRECTORY && !isInsideHome(text)) {
@@ -175,6 +175,22 @@ enum ConfigKey {
         throw new IllegalArgumentException();
       }
       return allowed.isEmpty() ? text : text.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * An http:// or https:// URL that {@link java.net.URI} parses: every client of the key builds
+     * one from it, and a text the pattern lets through (a port of {@code 80[[80}) would otherwise
+     * fail there, as an exception, not a finding naming the key.
+     */
+    private static boolean isUrl(String text) {
+      if (!text.matches("https?://[^\\s/]+(/\\S*)?")) {
+        return false;
+      }
+      try {
+        return new java.net.URI(text).getAuthority() != null;
+      } catch (java.net.URISyntaxException e) {
+        return false;
+      }
     }
 
     /** A relative path with no way out of the home: no .., no %-token, no control character. */
