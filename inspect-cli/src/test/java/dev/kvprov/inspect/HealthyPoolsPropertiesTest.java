@@ -116,7 +116,8 @@ class HealthyPoolsPropertiesTest {
                 id,
                 List.of(
                     new KvprovRecord.Field(
-                        "Body", text.substring(0, Math.min(3000, text.length())))),
+                        dev.kvprov.otel.KvpRecordFormat.BODY,
+                        text.substring(0, Math.min(3000, text.length())))),
                 Attributes.empty())));
   }
 

@@ -102,13 +102,19 @@ final class HostilePools {
                 "unknown",
                 "0123456789abcdef",
                 List.of(
-                    new dev.kvprov.otel.KvprovRecord.Field("Start", "2026-11-22T04:47:46.000Z"),
-                    new dev.kvprov.otel.KvprovRecord.Field("End", "2026-11-22T04:47:47.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.START, "2026-11-22T04:47:46.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.END, "2026-11-22T04:47:47.000Z"),
                     new dev.kvprov.otel.KvprovRecord.Field("Boot", "3.000-4.000"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Status", "error"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Span", "0123456789abcdef"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Name", "create user"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Error", "x".repeat(1500))),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.STATUS, "error"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.SPAN, "0123456789abcdef"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.NAME, "create user"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.ERROR, "x".repeat(1500))),
                 io.opentelemetry.api.common.Attributes.empty()))) {
       raw.add(r.key(), r.value());
     }

@@ -23,12 +23,18 @@ class ItemLineTest {
                 "vm",
                 KvprovSpanRecords.spanId(0),
                 List.of(
-                    new dev.kvprov.otel.KvprovRecord.Field("Start", "2026-11-22T04:47:46.000Z"),
-                    new dev.kvprov.otel.KvprovRecord.Field("End", "2026-11-22T04:47:54.000Z"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Status", "error"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Span", KvprovSpanRecords.spanId(0)),
-                    new dev.kvprov.otel.KvprovRecord.Field("Name", "imds.fetch"),
-                    new dev.kvprov.otel.KvprovRecord.Field("Error", ERROR)),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.START, "2026-11-22T04:47:46.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.END, "2026-11-22T04:47:54.000Z"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.STATUS, "error"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.SPAN, KvprovSpanRecords.spanId(0)),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.NAME, "imds.fetch"),
+                    new dev.kvprov.otel.KvprovRecord.Field(
+                        dev.kvprov.otel.KvpRecordFormat.ERROR, ERROR)),
                 io.opentelemetry.api.common.Attributes.empty()));
     List<Item> items = new java.util.ArrayList<>();
     Items reader = new Items(items::add);

@@ -66,9 +66,9 @@ class KvpRecordFormatPropertiesTest {
             "unknown",
             "00f067aa0ba902b7.l0a1b2c3d",
             List.of(
-                new KvprovRecord.Field("Name", name),
-                new KvprovRecord.Field("Body", message),
-                new KvprovRecord.Field("Severity", "WARN")),
+                new KvprovRecord.Field(KvpRecordFormat.NAME, name),
+                new KvprovRecord.Field(KvpRecordFormat.BODY, message),
+                new KvprovRecord.Field(KvpRecordFormat.SEVERITY, "WARN")),
             attributes.build());
 
     List<KvpRecord> records = KvpRecordFormat.encode(record);
