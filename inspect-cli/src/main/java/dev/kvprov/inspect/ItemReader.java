@@ -102,7 +102,9 @@ abstract class ItemReader<R> {
       public Ready read(Item item) {
         Optional<R> reading = reading(item);
         return into -> {
-          reading.ifPresent(r -> spans.add(item, r));
+          if (reading.isPresent()) {
+            spans.add(item, reading.get());
+          }
           points.add(item, reading, into);
         };
       }

@@ -22,9 +22,9 @@ final class Writers {
               return true;
             }
           },
-          new ItemReader<Item>() {
+          new ItemReader<Void>() {
             @Override
-            java.util.Optional<Item> reading(Item item) {
+            java.util.Optional<Void> reading(Item item) {
               return java.util.Optional.empty();
             }
           });
