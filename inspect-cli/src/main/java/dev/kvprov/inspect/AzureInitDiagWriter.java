@@ -29,7 +29,7 @@ import java.util.zip.InflaterInputStream;
  * numbered from 0 with no count; compressed ones ({@code gz+b64}, {@code zlib+b64}) are decoded
  * here.
  */
-final class AzureInitDiagWriter extends Writer {
+final class AzureInitDiagWriter {
   /** The longest piece azure-init writes. */
   static final int PIECE_BYTES = 1022;
 
@@ -39,60 +39,62 @@ final class AzureInitDiagWriter extends Writer {
    */
   private static final int SHORTEST_FULL_PIECE = PIECE_BYTES - 3;
 
-  AzureInitDiagWriter() {
-    super("azure-init-diag", "#76b7b2");
-  }
-
   /** azure-init's, to a person: which of its formats is {@code list --json}'s business. */
-  @Override
-  String label() {
-    return "azure-init";
-  }
+  static final Writer WRITER =
+      new Writer("azure-init-diag", "azure-init", "#76b7b2", new Rule(), new Reader());
 
-  @Override
-  boolean owns(String key) {
-    return DiagKey.owns(key);
-  }
+  private AzureInitDiagWriter() {}
 
-  @Override
-  Piece piece(String key, String value, List<String> problems) {
-    return DiagKey.parse(key, problems)
-        .map(k -> new Piece(DiagKey.base(key), k.piece(), -1))
-        .orElse(null);
-  }
+  /** Its records: {@link DiagKey}s, payloads in numbered pieces of at most 1,022 bytes. */
+  private static final class Rule extends RecordRule {
+    @Override
+    boolean owns(String key) {
+      return DiagKey.owns(key);
+    }
 
-  @Override
-  boolean lastOfUntold(String piece, int longestSoFar) {
-    return piece.getBytes(UTF_8).length < SHORTEST_FULL_PIECE;
-  }
+    @Override
+    Piece piece(String key, String value, List<String> problems) {
+      return DiagKey.parse(key, problems)
+          .map(k -> new Piece(DiagKey.base(key), k.piece(), -1))
+          .orElse(null);
+    }
 
-  /**
-   * Pieces joined in number order (none may be missing). The value stays as stored: a compressed
-   * payload is checked here and decoded where it is shown ({@link #event}, bounded) or asked for
-   * ({@code kvp decode}), so that a pool of small compressed records cannot fill memory.
-   */
-  @Override
-  String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
-    int expected = 0;
-    for (int number : pieces.keySet()) {
-      if (number != expected) {
-        problems.add(
-            "piece"
-                + (number - expected > 1 ? "s " + expected + " to " + (number - 1) : " " + expected)
-                + " of the payload missing");
-        break;
+    @Override
+    boolean lastOfUntold(String piece, int longestSoFar) {
+      return piece.getBytes(UTF_8).length < SHORTEST_FULL_PIECE;
+    }
+
+    /**
+     * Pieces joined in number order (none may be missing). The value stays as stored: a compressed
+     * payload is checked here and decoded where it is shown ({@link Reader#event}, bounded) or
+     * asked for ({@code kvp decode}), so that a pool of small compressed records cannot fill
+     * memory.
+     */
+    @Override
+    String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
+      int expected = 0;
+      for (int number : pieces.keySet()) {
+        if (number != expected) {
+          problems.add(
+              "piece"
+                  + (number - expected > 1
+                      ? "s " + expected + " to " + (number - 1)
+                      : " " + expected)
+                  + " of the payload missing");
+          break;
+        }
+        expected++;
       }
-      expected++;
+      String joined = String.join("", pieces.values());
+      DiagKey key = DiagKey.ofItem(base);
+      if (key != null) {
+        decode(key.encoding(), joined, CHECKED_BYTES, problems); // said if it does not decode
+      }
+      return joined;
     }
-    String joined = String.join("", pieces.values());
-    DiagKey key = DiagKey.ofItem(base);
-    if (key != null) {
-      decode(key.encoding(), joined, CHECKED_BYTES, problems); // said if it does not decode
-    }
-    return joined;
   }
 
-  /** How much of a compressed payload {@link #join} decodes to check it. */
+  /** How much of a compressed payload {@link Rule#join} decodes to check it. */
   private static final int CHECKED_BYTES = 64 << 10;
 
   /** How much of a payload an item's event shows; {@code kvp decode} shows the rest. */
@@ -160,20 +162,6 @@ final class AzureInitDiagWriter extends Writer {
     }
   }
 
-  /** A compressed payload, decoded whole (up to 64 MiB). */
-  @Override
-  Payload payload(Item item) {
-    DiagKey key = DiagKey.ofItem(item.key());
-    if (key == null || key.encoding().equals("none")) {
-      return null;
-    }
-    List<String> problems = new java.util.ArrayList<>();
-    String text = decode(key.encoding(), item.value(), MAX_DECODED_BYTES, problems);
-    return text != null
-        ? new Payload(key.encoding(), text, null)
-        : new Payload(key.encoding(), null, String.join("; ", problems));
-  }
-
   /** One item read: its key, its payload's level and message (a JSON payload's, if it is one). */
   private record Read(DiagKey key, String level, String message) {
     static Read of(Item item) {
@@ -212,130 +200,144 @@ final class AzureInitDiagWriter extends Writer {
     }
   }
 
-  @Override
-  Optional<Event> event(Item item) {
-    Read r = Read.of(item);
-    if (r == null) {
-      return Optional.empty();
+  /** Its items: each key and payload read once ({@link Read}), for its event, spans and points. */
+  private static final class Reader extends ItemReader<Read> {
+    /** A compressed payload, decoded whole (up to 64 MiB). */
+    @Override
+    Optional<Payload> payload(Item item) {
+      DiagKey key = DiagKey.ofItem(item.key());
+      if (key == null || key.encoding().equals("none")) {
+        return Optional.empty();
+      }
+      List<String> problems = new java.util.ArrayList<>();
+      String text = decode(key.encoding(), item.value(), MAX_DECODED_BYTES, problems);
+      return Optional.of(
+          text != null
+              ? new Payload(key.encoding(), text, null)
+              : new Payload(key.encoding(), null, String.join("; ", problems)));
     }
-    DiagKey k = r.key();
-    Instant time = k.time();
-    Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put("agent", k.agent());
-    attributes.put("vm_id", k.vmId());
-    attributes.put("event_id", k.eventId());
-    attributes.put("format", k.form().prefix);
-    return Optional.of(
-        new Event(
-            k.kind(),
-            Optional.of(k.name()),
-            Optional.of(r.level()),
-            k.result().isEmpty()
-                ? Optional.empty()
-                : Optional.of(
-                    k.failed() ? "error" : k.result().equals("success") ? "ok" : k.result()),
-            new Event.Times(
-                Optional.of(time != null ? time.toString() : k.timestamp()),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                k.length()),
-            Optional.of(r.message()),
-            attributes,
-            Optional.empty()));
-  }
 
-  /** The key and payload, read, or null when they do not read. */
-  @Override
-  Object reading(Item item) {
-    return Read.of(item);
-  }
+    @Override
+    Optional<Event> event(Item item, Read r) {
+      DiagKey k = r.key();
+      Instant time = k.time();
+      Map<String, String> attributes = new LinkedHashMap<>();
+      attributes.put("agent", k.agent());
+      attributes.put("vm_id", k.vmId());
+      attributes.put("event_id", k.eventId());
+      attributes.put("format", k.form().prefix);
+      return Optional.of(
+          new Event(
+              k.kind(),
+              Optional.of(k.name()),
+              Optional.of(r.level()),
+              k.result().isEmpty()
+                  ? Optional.empty()
+                  : Optional.of(
+                      k.failed() ? "error" : k.result().equals("success") ? "ok" : k.result()),
+              new Event.Times(
+                  Optional.of(time != null ? time.toString() : k.timestamp()),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty(),
+                  k.length()),
+              Optional.of(r.message()),
+              attributes,
+              Optional.empty()));
+    }
 
-  /**
-   * An operation's start and finish meet by event id; with no parents recorded, operations nest by
-   * time. A finish whose start is missing starts its duration earlier; a start with no finish is
-   * still running (or hung). A failed event fails the operation it happened in.
-   */
-  @Override
-  SpanReader spans() {
-    ContainedSpans contained = new ContainedSpans();
-    Map<String, SpanNode> operations = new HashMap<>();
-    return new SpanReader() {
-      @Override
-      public void add(Item item, Object reading) {
-        // a finish whose time does not read still ends its operation: by its duration
-        if (!(reading instanceof Read r)
-            || r.key().time() == null && !r.key().kind().equals("finish")) {
-          return;
-        }
-        DiagKey k = r.key();
-        String id = k.agent() + "|" + k.vmId() + "|" + k.eventId();
-        if (k.time() == null) {
-          SpanNode started = operations.get(id);
-          if (started != null && started.start != null) {
-            started.end = started.start.plus(k.length().orElse(Duration.ZERO));
-            started.status = k.failed() ? "error" : "ok";
-            started.message = k.failed() ? r.message() : "";
-            contained.settle(started);
+    /** The key and payload, read; empty when the key does not read. */
+    @Override
+    Optional<Read> reading(Item item) {
+      return Optional.ofNullable(Read.of(item));
+    }
+
+    /**
+     * An operation's start and finish meet by event id; with no parents recorded, operations nest
+     * by time. A finish whose start is missing starts its duration earlier; a start with no finish
+     * is still running (or hung). A failed event fails the operation it happened in.
+     */
+    @Override
+    SpanReader<Read> spans() {
+      ContainedSpans contained = new ContainedSpans();
+      Map<String, SpanNode> operations = new HashMap<>();
+      return new SpanReader<>() {
+        @Override
+        public void add(Item item, Read r) {
+          // a finish whose time does not read still ends its operation: by its duration
+          if (r.key().time() == null && !r.key().kind().equals("finish")) {
+            return;
           }
-          return;
-        }
-        if (k.kind().equals("event")) {
-          if (k.failed()) {
-            contained.failure(k.time(), r.message());
+          DiagKey k = r.key();
+          String id = k.agent() + "|" + k.vmId() + "|" + k.eventId();
+          if (k.time() == null) {
+            SpanNode started = operations.get(id);
+            if (started != null && started.start != null) {
+              started.end = started.start.plus(k.length().orElse(Duration.ZERO));
+              started.status = k.failed() ? "error" : "ok";
+              started.message = k.failed() ? r.message() : "";
+              contained.settle(started);
+            }
+            return;
           }
-          return;
-        }
-        SpanNode span = operations.get(id);
-        if (span == null) {
-          span = new SpanNode(k.name(), AzureInitDiagWriter.this);
-          operations.put(id, span);
-          contained.span(span);
-        }
-        if (k.kind().equals("finish")) {
-          contained.settle(span); // its result says how it ended, whatever happened inside
-        }
-        if (k.kind().equals("start")) {
-          span.start = k.time();
-        } else {
-          span.end = k.time();
-          if (span.start == null) {
-            Duration length = k.length().orElse(Duration.ZERO);
-            span.start = k.time().minus(length);
+          if (k.kind().equals("event")) {
+            if (k.failed()) {
+              contained.failure(k.time(), r.message());
+            }
+            return;
           }
-          span.status = k.failed() ? "error" : "ok";
-          span.message = k.failed() ? r.message() : "";
+          SpanNode span = operations.get(id);
+          if (span == null) {
+            span = new SpanNode(k.name(), WRITER);
+            operations.put(id, span);
+            contained.span(span);
+          }
+          if (k.kind().equals("finish")) {
+            contained.settle(span); // its result says how it ended, whatever happened inside
+          }
+          if (k.kind().equals("start")) {
+            span.start = k.time();
+          } else {
+            span.end = k.time();
+            if (span.start == null) {
+              Duration length = k.length().orElse(Duration.ZERO);
+              span.start = k.time().minus(length);
+            }
+            span.status = k.failed() ? "error" : "ok";
+            span.message = k.failed() ? r.message() : "";
+          }
         }
-      }
 
-      @Override
-      public List<SpanNode> roots(List<String> notes) {
-        return contained.roots();
-      }
-    };
-  }
+        @Override
+        public List<SpanNode> roots(List<String> notes) {
+          return contained.roots();
+        }
+      };
+    }
 
-  /** Its events are points. */
-  @Override
-  PointReader points() {
-    return (item, reading, points) -> {
-      if (reading instanceof Read r && r.key().kind().equals("event")) {
-        points.add(
-            new PointEvents.Point(
-                r.key().time(),
-                null,
-                name(),
-                "event",
-                r.key().name(),
-                r.key().failed() ? "error" : null,
-                r.message()));
-      }
-    };
-  }
+    /** Its events are points. */
+    @Override
+    PointReader<Read> points() {
+      return (item, reading, points) -> {
+        Read r = reading.orElse(null);
+        if (r != null && r.key().kind().equals("event")) {
+          points.add(
+              new PointEvents.Point(
+                  r.key().time(),
+                  null,
+                  WRITER.name(),
+                  "event",
+                  r.key().name(),
+                  r.key().failed() ? "error" : null,
+                  r.message()));
+        }
+      };
+    }
 
-  @Override
-  Origin origin(Item item) {
-    DiagKey k = DiagKey.ofItem(item.key());
-    return k == null ? Origin.NONE : new Origin(k.vmId(), false, k.bootEpoch());
+    @Override
+    Origin origin(Item item) {
+      DiagKey k = DiagKey.ofItem(item.key());
+      return k == null ? Origin.NONE : new Origin(k.vmId(), false, k.bootEpoch());
+    }
   }
 }

@@ -10,108 +10,113 @@ import java.util.Optional;
  * azure-init's records: {@code azure-init-<version>|<vm id>|<level>|<name>|<uuid>}, long values cut
  * every 1,022 bytes under one key.
  */
-final class AzureInitWriter extends Writer {
+final class AzureInitWriter {
   static final String PREFIX = "azure-init-";
 
-  AzureInitWriter() {
-    super("azure-init", "#b07aa1");
-  }
+  static final Writer WRITER = new Writer("azure-init", "#b07aa1", new Rule(), new Reader());
 
-  @Override
-  boolean owns(String key) {
-    return key.startsWith(PREFIX);
-  }
+  private AzureInitWriter() {}
 
-  @Override
-  Optional<Event> event(Item item) {
-    Optional<AzureInitRecord> parsed = AzureInitRecord.parse(item.key(), item.value());
-    if (parsed.isEmpty()) {
-      return Optional.empty();
+  /** Its records: its own keys, long values in 1,022-byte pieces under one key. */
+  private static final class Rule extends RecordRule {
+    @Override
+    boolean owns(String key) {
+      return key.startsWith(PREFIX);
     }
-    AzureInitRecord r = parsed.get();
-    Optional<String> start = r.start().map(Instant::toString);
-    return Optional.of(
-        new Event(
-            r.isSpan() ? "span" : "event",
-            Optional.of(r.name()),
-            Optional.of(r.level()),
-            Optional.of(r.level().equals("ERROR") ? "error" : "ok"),
-            new Event.Times(
-                start,
-                r.isSpan() ? start : Optional.empty(),
-                r.isSpan() ? r.end().map(Instant::toString) : Optional.empty(),
-                Optional.empty(),
-                Optional.empty()),
-            r.message(),
-            ordered("version", r.version(), "vm_id", r.vmId()),
-            Optional.empty()));
+
+    /** 1,022-byte pieces under one key, cut between bytes. */
+    @Override
+    boolean piecesShareKey() {
+      return true;
+    }
   }
 
-  private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {
-    Map<String, String> map = new LinkedHashMap<>();
-    map.put(k1, v1);
-    map.put(k2, v2);
-    return map;
-  }
+  /** Its items: each parsed once ({@link AzureInitRecord}), for its event, spans and points. */
+  private static final class Reader extends ItemReader<AzureInitRecord> {
+    @Override
+    Optional<AzureInitRecord> reading(Item item) {
+      return AzureInitRecord.parse(item.key(), item.value());
+    }
 
-  /** Spans written when they close, with no parent: nested by time. */
-  @Override
-  SpanReader spans() {
-    ContainedSpans spans = new ContainedSpans();
-    return new SpanReader() {
-      @Override
-      public void add(Item item, Object reading) {
-        AzureInitRecord r = AzureInitRecord.parse(item.key(), item.value()).orElse(null);
-        if (r == null || r.start().isEmpty()) {
-          return;
+    @Override
+    Optional<Event> event(Item item, AzureInitRecord r) {
+      Optional<String> start = r.start().map(Instant::toString);
+      return Optional.of(
+          new Event(
+              r.isSpan() ? "span" : "event",
+              Optional.of(r.name()),
+              Optional.of(r.level()),
+              Optional.of(r.level().equals("ERROR") ? "error" : "ok"),
+              new Event.Times(
+                  start,
+                  r.isSpan() ? start : Optional.empty(),
+                  r.isSpan() ? r.end().map(Instant::toString) : Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty()),
+              r.message(),
+              ordered("version", r.version(), "vm_id", r.vmId()),
+              Optional.empty()));
+    }
+
+    private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {
+      Map<String, String> map = new LinkedHashMap<>();
+      map.put(k1, v1);
+      map.put(k2, v2);
+      return map;
+    }
+
+    /** Spans written when they close, with no parent: nested by time. */
+    @Override
+    SpanReader<AzureInitRecord> spans() {
+      ContainedSpans spans = new ContainedSpans();
+      return new SpanReader<>() {
+        @Override
+        public void add(Item item, AzureInitRecord r) {
+          if (r.start().isEmpty()) {
+            return;
+          }
+          boolean error = r.level().equals("ERROR");
+          if (r.isSpan()) {
+            SpanNode node = new SpanNode(r.name(), WRITER);
+            node.start = r.start().get();
+            node.end = r.end().get();
+            node.status = error ? "error" : "ok";
+            spans.span(node);
+          } else if (error) {
+            spans.failure(r.start().get(), r.message().orElse(""));
+          }
         }
-        boolean error = r.level().equals("ERROR");
-        if (r.isSpan()) {
-          SpanNode node = new SpanNode(r.name(), AzureInitWriter.this);
-          node.start = r.start().get();
-          node.end = r.end().get();
-          node.status = error ? "error" : "ok";
-          spans.span(node);
-        } else if (error) {
-          spans.failure(r.start().get(), r.message().orElse(""));
+
+        @Override
+        public List<SpanNode> roots(List<String> notes) {
+          return spans.roots();
         }
-      }
+      };
+    }
 
-      @Override
-      public List<SpanNode> roots(List<String> notes) {
-        return spans.roots();
-      }
-    };
-  }
+    /** Its events ({@code Time: … | Event: …}) are points. */
+    @Override
+    PointReader<AzureInitRecord> points() {
+      return (item, reading, points) ->
+          reading
+              .filter(r -> !r.isSpan())
+              .ifPresent(
+                  r ->
+                      points.add(
+                          new PointEvents.Point(
+                              r.start().orElse(null),
+                              null,
+                              WRITER.name(),
+                              "event",
+                              r.name(),
+                              r.level().equals("ERROR") ? "error" : null,
+                              r.message().orElse(""))));
+    }
 
-  /** Its events ({@code Time: … | Event: …}) are points. */
-  @Override
-  PointReader points() {
-    return (item, reading, points) ->
-        AzureInitRecord.parse(item.key(), item.value())
-            .filter(r -> !r.isSpan())
-            .ifPresent(
-                r ->
-                    points.add(
-                        new PointEvents.Point(
-                            r.start().orElse(null),
-                            null,
-                            name(),
-                            "event",
-                            r.name(),
-                            r.level().equals("ERROR") ? "error" : null,
-                            r.message().orElse(""))));
-  }
-
-  @Override
-  Origin origin(Item item) {
-    String[] parts = item.key().split("\\|", 3);
-    return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
-  }
-
-  /** 1,022-byte pieces under one key, cut between bytes. */
-  @Override
-  boolean piecesShareKey() {
-    return true;
+    @Override
+    Origin origin(Item item) {
+      String[] parts = item.key().split("\\|", 3);
+      return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
+    }
   }
 }

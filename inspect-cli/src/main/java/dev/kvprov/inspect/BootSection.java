@@ -17,8 +17,9 @@ import picocli.CommandLine.Option;
 final class BootSection {
   final int number;
   final PoolSource source;
-  final SpanForest forest = new SpanForest();
-  final PointEvents events = new PointEvents();
+  private final ItemPasses passes = new ItemPasses();
+  final SpanForest forest = new SpanForest(passes);
+  final PointEvents events = new PointEvents(passes);
   private String report;
   private List<SpanNode> roots;
 
@@ -29,17 +30,16 @@ final class BootSection {
 
   private boolean alreadyProvisioned;
 
-  /** An item and what its writer made of it ({@link Writer#reading}), worked out on any core. */
-  private record Read(Item item, Object reading) {
-    static Read of(Item item) {
-      return new Read(item, item.writer().reading(item));
-    }
+  /** An item and what its writer made of it, worked out on any core by this section's passes. */
+  private record Read(Item item, ItemReader.Ready read) {}
+
+  private Read read(Item item) {
+    return new Read(item, passes.read(item));
   }
 
   private void add(Read read) {
     Item item = read.item();
-    forest.add(item, read.reading());
-    events.add(item, read.reading());
+    events.add(read.read()); // and its spans: the forest shares the passes
     if (item.writer() == Writers.REPORT) {
       report = item.value();
     } else if (item.writer() == Writers.KVPROV
@@ -150,15 +150,20 @@ final class BootSection {
    */
   static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
     List<BootSection> sections = new ArrayList<>();
-    // Items are put together and read on every core; each boot takes its own, in order.
+    // Items are put together and read on every core; each boot takes its own, in order. An item
+    // is read only after its source's section is made (PoolReading hands a source's items on
+    // only after it asks for that source's sink), so the section being filled is the item's.
+    java.util.concurrent.atomic.AtomicReference<BootSection> filling =
+        new java.util.concurrent.atomic.AtomicReference<>();
     boolean read =
         PoolReading.items(
             input,
             spec,
-            Read::of,
+            item -> filling.get().read(item),
             source -> {
               BootSection section = new BootSection(sections.size() + 1, source);
               sections.add(section);
+              filling.set(section);
               return section::add;
             },
             source -> {});

@@ -1,6 +1,6 @@
 package dev.kvprov.inspect;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,15 +11,12 @@ import java.util.List;
  * cloud-init's spans: a start and a finish event of one name make a span; spans nest by their
  * {@code /}-joined names ({@code init-network/config-ssh} under {@code init-network}).
  */
-final class CloudInitSpans implements SpanReader {
+final class CloudInitSpans implements SpanReader<ObjectNode> {
   private final List<SpanNode> roots = new ArrayList<>();
   private final Deque<SpanNode> open = new ArrayDeque<>();
 
   @Override
-  public void add(Item item, Object reading) {
-    if (!(reading instanceof JsonNode event)) {
-      return;
-    }
+  public void add(Item item, ObjectNode event) {
     String type = event.path("type").asText();
     String name = event.path("name").asText();
     Instant ts = SpanForest.time(event.path("ts").asText());

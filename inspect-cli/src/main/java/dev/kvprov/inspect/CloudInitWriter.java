@@ -19,14 +19,201 @@ import java.util.zip.Inflater;
  * cloud-init's Hyper-V KVP handler: {@code CLOUD_INIT|…} keys, an event's JSON in {@code msg_i}
  * chunks.
  */
-final class CloudInitWriter extends Writer {
-  CloudInitWriter() {
-    super("cloud-init", "#59a14f");
+final class CloudInitWriter {
+  static final Writer WRITER = new Writer("cloud-init", "#59a14f", new Rule(), new Reader());
+
+  private CloudInitWriter() {}
+
+  /** Its records: {@code CLOUD_INIT|…} keys, an event's JSON cut into {@code msg_i} chunks. */
+  private static final class Rule extends RecordRule {
+    @Override
+    boolean owns(String key) {
+      return key.startsWith("CLOUD_INIT|");
+    }
+
+    /** An event's chunks: {@code |<i>} on the key, {@code "msg_i":<i>} in the value; no count. */
+    @Override
+    Piece piece(String key, String value, List<String> problems) {
+      int chunk = chunk(key, value);
+      return chunk < 0 ? null : new Piece(key.substring(0, key.lastIndexOf('|')), chunk, -1);
+    }
+
+    /**
+     * The event JSON as cloud-init would have written it unsplit: the chunks' raw {@code msg}
+     * slices joined in {@code msg_i} order (a slice may end inside an escape), unescaped once.
+     */
+    @Override
+    String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
+      StringBuilder escaped = new StringBuilder();
+      int expect = 0;
+      for (Map.Entry<Integer, String> piece : pieces.entrySet()) {
+        int chunk = piece.getKey();
+        if (chunk > expect) {
+          problems.add(
+              chunk - expect == 1
+                  ? "cloud-init chunk " + expect + " missing"
+                  : "cloud-init chunks " + expect + " to " + (chunk - 1) + " missing");
+        }
+        expect = chunk + 1;
+        escaped.append(slice(piece.getValue()));
+      }
+      try {
+        String message = Json.unescape(escaped.toString());
+        ObjectNode event = (ObjectNode) Json.parse(withoutMessage(pieces.get(pieces.firstKey())));
+        event.remove("msg_i");
+        event.put("msg", message);
+        return Json.write(event);
+      } catch (Exception e) {
+        String where =
+            e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                    && json.getLocation() != null
+                    && json.getLocation().getColumnNr() > 0
+                ? " (not valid JSON at character " + json.getLocation().getColumnNr() + ")"
+                : "";
+        problems.add("cloud-init chunks do not reassemble into the event's JSON" + where);
+        return String.join("", pieces.values());
+      }
+    }
   }
 
-  @Override
-  boolean owns(String key) {
-    return key.startsWith("CLOUD_INIT|");
+  /** Its items: each event's JSON parsed once, for its event, its spans and points. */
+  private static final class Reader extends ItemReader<ObjectNode> {
+    /**
+     * The event as cloud-init wrote it, kept whole, with its time ({@code ts}), its status ({@code
+     * result}, in lower case) and its message ({@code msg}).
+     */
+    @Override
+    Optional<Event> event(Item item, ObjectNode node) {
+      Map<String, String> attributes = new LinkedHashMap<>();
+      node.fields()
+          .forEachRemaining(
+              f -> {
+                if (f.getValue().isTextual()) {
+                  attributes.put(f.getKey(), f.getValue().asText());
+                }
+              });
+      Instant ts = SpanForest.time(node.path("ts").asText(""));
+      Optional<String> time =
+          ts != null ? Optional.of(ts.toString()) : Optional.ofNullable(attributes.get("time"));
+      Optional<String> status =
+          node.has("result")
+              ? Optional.of(node.path("result").asText().toLowerCase(Locale.ROOT))
+              : Optional.ofNullable(attributes.get("status"));
+      Optional<String> message =
+          node.has("msg")
+              ? Optional.of(node.path("msg").asText())
+              : Optional.ofNullable(attributes.get("message"));
+      return Optional.of(
+          new Event(
+              node.path("type").asText(""),
+              Optional.of(node.path("name").asText("")).filter(n -> !n.isEmpty()),
+              node.has("level") ? Optional.of(node.path("level").asText()) : Optional.empty(),
+              status,
+              new Event.Times(
+                  time,
+                  Optional.ofNullable(attributes.get("start")),
+                  Optional.ofNullable(attributes.get("end")),
+                  seconds(node.path("since_boot_s")),
+                  seconds(node.path("duration_s"))),
+              message,
+              attributes,
+              Optional.of(item.value())));
+    }
+
+    /** The event, parsed; empty when it is not a JSON object. */
+    @Override
+    Optional<ObjectNode> reading(Item item) {
+      return Optional.ofNullable(parsed(item));
+    }
+
+    @Override
+    SpanReader<ObjectNode> spans() {
+      return new CloudInitSpans();
+    }
+
+    @Override
+    PointReader<ObjectNode> points() {
+      return new Points();
+    }
+
+    /**
+     * {@code CLOUD_INIT|<boot epoch>|<type>|<name>|<vm id>|<uuid>} since 26.1; before, no vm id.
+     */
+    @Override
+    Origin origin(Item item) {
+      String[] parts = item.key().split("\\|", -1);
+      Long boot =
+          parts.length > 1 && parts[1].matches("\\d{1,12}") ? Long.parseLong(parts[1]) : null;
+      return new Origin(parts.length == 6 ? parts[4] : null, false, boot);
+    }
+
+    /** A {@code compressed} event's {@code {"encoding", "data"}}, expanded. */
+    @Override
+    Optional<Payload> payload(Item item) {
+      JsonNode event = parsed(item);
+      if (event == null || !event.path("type").asText().equals("compressed")) {
+        return Optional.empty();
+      }
+      String encoding = "";
+      try {
+        JsonNode payload = Json.parse(event.path("msg").asText());
+        encoding = payload.path("encoding").asText();
+        return Optional.of(new Payload(encoding, inflate(payload.path("data").asText()), null));
+      } catch (java.io.IOException
+          | java.util.zip.DataFormatException
+          | IllegalArgumentException e) {
+        return Optional.of(new Payload(encoding, null, String.valueOf(e.getMessage())));
+      }
+    }
+
+    /**
+     * Events other than start and finish (those are spans) are points; the boot in the keys, whole
+     * seconds, tells when the boot began: the smallest, since each stage writes its own estimate.
+     */
+    private final class Points implements PointReader<ObjectNode> {
+      private Long bootEpoch;
+
+      @Override
+      public void add(Item item, Optional<ObjectNode> reading, List<PointEvents.Point> points) {
+        Long epoch = origin(item).bootEpoch();
+        if (epoch != null) {
+          bootEpoch = bootEpoch == null ? epoch : Math.min(epoch, bootEpoch);
+        }
+        if (reading.isEmpty()) {
+          return;
+        }
+        ObjectNode event = reading.get();
+        String type = event.path("type").asText("");
+        if (type.equals("start") || type.equals("finish")) {
+          return;
+        }
+        String message = event.path("msg").asText("");
+        if (type.equals("compressed")) {
+          // A base64 blob says nothing on a timeline.
+          message = "compressed, " + message.length() + " chars: kvp decode shows it";
+        }
+        String status = event.path("result").asText("SUCCESS").equals("FAIL") ? "error" : null;
+        points.add(
+            new PointEvents.Point(
+                SpanForest.time(event.path("ts").asText("")),
+                null,
+                WRITER.name(),
+                type,
+                event.path("name").asText(""),
+                status,
+                message));
+      }
+
+      @Override
+      public Boot boot() {
+        return bootEpoch == null
+            ? null
+            : new Boot(
+                Instant.ofEpochSecond(bootEpoch),
+                WRITER.name(),
+                "from cloud-init keys (boot epoch, whole seconds)");
+      }
+    }
   }
 
   /** The event JSON, parsed; null when it is not a JSON object. */
@@ -38,172 +225,10 @@ final class CloudInitWriter extends Writer {
     }
   }
 
-  /**
-   * The event as cloud-init wrote it, kept whole, with its time ({@code ts}), its status ({@code
-   * result}, in lower case) and its message ({@code msg}).
-   */
-  @Override
-  Optional<Event> event(Item item) {
-    ObjectNode node = parsed(item);
-    if (node == null) {
-      return Optional.empty();
-    }
-    Map<String, String> attributes = new LinkedHashMap<>();
-    node.fields()
-        .forEachRemaining(
-            f -> {
-              if (f.getValue().isTextual()) {
-                attributes.put(f.getKey(), f.getValue().asText());
-              }
-            });
-    Instant ts = SpanForest.time(node.path("ts").asText(""));
-    Optional<String> time =
-        ts != null ? Optional.of(ts.toString()) : Optional.ofNullable(attributes.get("time"));
-    Optional<String> status =
-        node.has("result")
-            ? Optional.of(node.path("result").asText().toLowerCase(Locale.ROOT))
-            : Optional.ofNullable(attributes.get("status"));
-    Optional<String> message =
-        node.has("msg")
-            ? Optional.of(node.path("msg").asText())
-            : Optional.ofNullable(attributes.get("message"));
-    return Optional.of(
-        new Event(
-            node.path("type").asText(""),
-            Optional.of(node.path("name").asText("")).filter(n -> !n.isEmpty()),
-            node.has("level") ? Optional.of(node.path("level").asText()) : Optional.empty(),
-            status,
-            new Event.Times(
-                time,
-                Optional.ofNullable(attributes.get("start")),
-                Optional.ofNullable(attributes.get("end")),
-                seconds(node.path("since_boot_s")),
-                seconds(node.path("duration_s"))),
-            message,
-            attributes,
-            Optional.of(item.value())));
-  }
-
   private static Optional<java.time.Duration> seconds(JsonNode number) {
     return number.isNumber()
         ? Optional.of(java.time.Duration.ofNanos((long) (number.asDouble() * 1e9)))
         : Optional.empty();
-  }
-
-  /** The event, parsed, or null when it does not read. */
-  @Override
-  Object reading(Item item) {
-    return parsed(item);
-  }
-
-  @Override
-  SpanReader spans() {
-    return new CloudInitSpans();
-  }
-
-  @Override
-  PointReader points() {
-    return new Points();
-  }
-
-  /** {@code CLOUD_INIT|<boot epoch>|<type>|<name>|<vm id>|<uuid>} since 26.1; before, no vm id. */
-  @Override
-  Origin origin(Item item) {
-    String[] parts = item.key().split("\\|", -1);
-    Long boot = parts.length > 1 && parts[1].matches("\\d{1,12}") ? Long.parseLong(parts[1]) : null;
-    return new Origin(parts.length == 6 ? parts[4] : null, false, boot);
-  }
-
-  /**
-   * Events other than start and finish (those are spans) are points; the boot in the keys, whole
-   * seconds, tells when the boot began: the smallest, since each stage writes its own estimate.
-   */
-  private final class Points implements PointReader {
-    private Long bootEpoch;
-
-    @Override
-    public void add(Item item, Object reading, List<PointEvents.Point> points) {
-      Long epoch = origin(item).bootEpoch();
-      if (epoch != null) {
-        bootEpoch = bootEpoch == null ? epoch : Math.min(epoch, bootEpoch);
-      }
-      if (!(reading instanceof JsonNode event)) {
-        return;
-      }
-      String type = event.path("type").asText("");
-      if (type.equals("start") || type.equals("finish")) {
-        return;
-      }
-      String message = event.path("msg").asText("");
-      if (type.equals("compressed")) {
-        // A base64 blob says nothing on a timeline.
-        message = "compressed, " + message.length() + " chars: kvp decode shows it";
-      }
-      String status = event.path("result").asText("SUCCESS").equals("FAIL") ? "error" : null;
-      points.add(
-          new PointEvents.Point(
-              SpanForest.time(event.path("ts").asText("")),
-              null,
-              name(),
-              type,
-              event.path("name").asText(""),
-              status,
-              message));
-    }
-
-    @Override
-    public Boot boot() {
-      return bootEpoch == null
-          ? null
-          : new Boot(
-              Instant.ofEpochSecond(bootEpoch),
-              name(),
-              "from cloud-init keys (boot epoch, whole seconds)");
-    }
-  }
-
-  /** An event's chunks: {@code |<i>} on the key, {@code "msg_i":<i>} in the value; no count. */
-  @Override
-  Piece piece(String key, String value, List<String> problems) {
-    int chunk = chunk(key, value);
-    return chunk < 0 ? null : new Piece(key.substring(0, key.lastIndexOf('|')), chunk, -1);
-  }
-
-  /**
-   * The event JSON as cloud-init would have written it unsplit: the chunks' raw {@code msg} slices
-   * joined in {@code msg_i} order (a slice may end inside an escape), unescaped once.
-   */
-  @Override
-  String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
-    StringBuilder escaped = new StringBuilder();
-    int expect = 0;
-    for (Map.Entry<Integer, String> piece : pieces.entrySet()) {
-      int chunk = piece.getKey();
-      if (chunk > expect) {
-        problems.add(
-            chunk - expect == 1
-                ? "cloud-init chunk " + expect + " missing"
-                : "cloud-init chunks " + expect + " to " + (chunk - 1) + " missing");
-      }
-      expect = chunk + 1;
-      escaped.append(slice(piece.getValue()));
-    }
-    try {
-      String message = Json.unescape(escaped.toString());
-      ObjectNode event = (ObjectNode) Json.parse(withoutMessage(pieces.get(pieces.firstKey())));
-      event.remove("msg_i");
-      event.put("msg", message);
-      return Json.write(event);
-    } catch (Exception e) {
-      String where =
-          e instanceof com.fasterxml.jackson.core.JsonProcessingException json
-                  && json.getLocation() != null
-                  && json.getLocation().getColumnNr() > 0
-              ? " (not valid JSON at character " + json.getLocation().getColumnNr() + ")"
-              : "";
-      problems.add("cloud-init chunks do not reassemble into the event's JSON" + where);
-      return String.join("", pieces.values());
-    }
   }
 
   private static final String MSG_I = "\"msg_i\":";
@@ -260,23 +285,6 @@ final class CloudInitWriter extends Writer {
 
   /** Decompressed payloads are capped: a zlib bomb must not fill memory. */
   static final int MAX_DECODED_BYTES = 64 << 20;
-
-  /** A {@code compressed} event's {@code {"encoding", "data"}}, expanded. */
-  @Override
-  Payload payload(Item item) {
-    JsonNode event = parsed(item);
-    if (event == null || !event.path("type").asText().equals("compressed")) {
-      return null;
-    }
-    String encoding = "";
-    try {
-      JsonNode payload = Json.parse(event.path("msg").asText());
-      encoding = payload.path("encoding").asText();
-      return new Payload(encoding, inflate(payload.path("data").asText()), null);
-    } catch (java.io.IOException | java.util.zip.DataFormatException | IllegalArgumentException e) {
-      return new Payload(encoding, null, String.valueOf(e.getMessage()));
-    }
-  }
 
   /** Base64 (with line breaks) of zlib data, which cloud-init labels "gz+b64". */
   static String inflate(String base64) throws DataFormatException {

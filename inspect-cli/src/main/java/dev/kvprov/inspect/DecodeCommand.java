@@ -51,7 +51,7 @@ final class DecodeCommand implements Callable<Integer> {
           if (key != null && !item.key().equals(key)) {
             return;
           }
-          Writer.Payload payload = item.writer().payload(item);
+          ItemReader.Payload payload = item.writer().reader().payload(item).orElse(null);
           if (payload == null) {
             return;
           }

@@ -123,7 +123,7 @@ final class DoctorCommand implements Callable<Integer> {
             item -> {
               Writer writer = item.writer();
               for (String problem : item.problems()) {
-                if (!recordProblems.remove(problem) && writer.isDamage(problem)) {
+                if (!recordProblems.remove(problem) && writer.rule().isDamage(problem)) {
                   add.accept(
                       new Finding(
                           source,

@@ -8,6 +8,6 @@ final class Events {
 
   /** The event of an item, as its writer reads it; empty if it has none. */
   static Optional<Event> of(Item item) {
-    return item.writer().event(item);
+    return item.writer().reader().event(item);
   }
 }

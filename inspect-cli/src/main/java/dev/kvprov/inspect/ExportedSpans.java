@@ -71,7 +71,7 @@ final class ExportedSpans implements Consumer<Item> {
 
   @Override
   public void accept(Item item) {
-    Writer.Origin origin = item.writer().origin(item);
+    ItemReader.Origin origin = item.writer().reader().origin(item);
     if (origin.vmId() != null) {
       vmId(origin.vmIdOfPool() ? null : item.writer().name(), origin.vmId());
     }

@@ -105,7 +105,7 @@ final class ItemLine {
       return "+" + Text.secondsValue(sinceBoot.get()) + "s";
     }
     Instant time = event.flatMap(e -> e.times().instant()).orElse(null);
-    Long boot = writer.origin(item).bootEpoch();
+    Long boot = writer.reader().origin(item).bootEpoch();
     if (time != null && boot != null) {
       return Text.signedSeconds(Duration.between(Instant.ofEpochSecond(boot), time), 0);
     }

@@ -128,7 +128,7 @@ final class Items implements PoolReading.SourceVisitor {
       emitSameKey();
     }
     Writer writer = Writers.of(record.key());
-    if (sameKey == null && writer.piecesShareKey()) {
+    if (sameKey == null && writer.rule().piecesShareKey()) {
       sameKey = new SameKeyPieces(writer, entry, valueBytes, recordProblems);
       return;
     }
@@ -140,7 +140,7 @@ final class Items implements PoolReading.SourceVisitor {
       problems.add(problem.toString());
     }
     String key = record.key();
-    Writer.Piece piece = writer.piece(key, record.value(), problems);
+    RecordRule.Piece piece = writer.rule().piece(key, record.value(), problems);
     closeUntoldGroupsOf(writer, piece == null ? key : piece.base());
     if (piece != null) {
       collect(piece.base(), entry, piece.index(), piece.count(), record.value(), writer, problems);
@@ -179,7 +179,7 @@ final class Items implements PoolReading.SourceVisitor {
     if (expected < 0) {
       // The writer does not say how many pieces there are: they are all as long but the last,
       // which holds the rest and is shorter.
-      if (writer.lastOfUntold(value, group.longest)) {
+      if (writer.rule().lastOfUntold(value, group.longest)) {
         group.last = piece;
       }
       group.longest = Math.max(group.longest, value.length());
@@ -254,7 +254,8 @@ final class Items implements PoolReading.SourceVisitor {
     deliver(
         group.first,
         () -> {
-          String value = group.writer.join(base, group.pieces, group.expected, group.problems);
+          String value =
+              group.writer.rule().join(base, group.pieces, group.expected, group.problems);
           return new Item(group.first, group.records, base, group.writer, value, group.problems);
         });
   }

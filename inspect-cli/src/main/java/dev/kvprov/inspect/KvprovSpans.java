@@ -12,7 +12,7 @@ import java.util.List;
  * kvprov's spans, as its own grammar rebuilds them ({@link KvprovSpanTree}: by span and parent id,
  * spans whose parents loop become roots), for {@code kvp}'s commands.
  */
-final class KvprovSpans implements SpanReader {
+final class KvprovSpans implements SpanReader<KvprovRecord> {
   private final List<KvprovRecord> records = new ArrayList<>();
 
   /** Boot milestones, by the id of the span they were recorded on. */
@@ -20,10 +20,7 @@ final class KvprovSpans implements SpanReader {
       new java.util.HashMap<>();
 
   @Override
-  public void add(Item item, Object reading) {
-    if (!(reading instanceof KvprovRecord r)) {
-      return;
-    }
+  public void add(Item item, KvprovRecord r) {
     if (r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {
       records.add(r);
     } else if (r.kind() == KvprovRecord.Kind.EVENT

@@ -15,108 +15,132 @@ import java.util.Optional;
  * Records of kvprov itself: its key grammar, and {@code |i/n} pieces, are {@link
  * KvpRecordFormat}'s.
  */
-final class KvprovWriter extends Writer {
-  KvprovWriter() {
-    super("kvprov", "#4e79a7");
-  }
+final class KvprovWriter {
+  static final Writer WRITER = new Writer("kvprov", "#4e79a7", new Rule(), new Reader());
 
-  @Override
-  boolean owns(String key) {
-    return key.startsWith(KvpRecordFormat.KEY_PREFIX);
-  }
+  private KvprovWriter() {}
 
-  @Override
-  Optional<Event> event(Item item) {
-    KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
-    if (r == null) {
-      return Optional.empty();
+  /** Its records: keys and {@code |i/n} pieces by its grammar. */
+  private static final class Rule extends RecordRule {
+    @Override
+    boolean owns(String key) {
+      return key.startsWith(KvpRecordFormat.KEY_PREFIX);
     }
-    String name = null;
-    String status = null;
-    String time = null;
-    String start = null;
-    String end = null;
-    String message = null;
-    Map<String, String> attributes = new LinkedHashMap<>();
-    for (KvprovRecord.Field field : r.fields()) {
-      String text = field.text();
-      switch (field.label()) {
-        case "Name" -> name = text;
-        case "Event" -> attributes.put("event", text);
-        case "Time" -> time = text;
-        case "Start" -> start = text;
-        case "End" -> end = text;
-        case "Status" -> status = text;
-        case "Error", "Body", "Dropped" -> message = message == null ? text : message;
-        case "Trace" -> attributes.put("trace_id", text);
-        case "Span" -> attributes.put("span_id", text);
-        case "Parent" -> attributes.put("parent_span_id", text);
-        default -> {}
+
+    /** A newer kvprov's record is not damage: this kvp is older. */
+    @Override
+    boolean isDamage(String problem) {
+      return !problem.equals(NEWER_GRAMMAR);
+    }
+
+    /** Pieces carry {@code |i/n}: the grammar says where ({@link KvpRecordFormat#key}). */
+    @Override
+    Piece piece(String key, String value, List<String> problems) {
+      KvpRecordFormat.Key read = KvpRecordFormat.key(key).orElse(null);
+      if (read == null) {
+        return null;
       }
+      if (!read.known()) {
+        problems.add(NEWER_GRAMMAR);
+        return null;
+      }
+      return read.base().equals(key) || read.pieces() == 0
+          ? null
+          : new Piece(read.base(), read.piece(), read.pieces());
     }
-    if (message == null) {
-      message = r.warning().orElse(null); // a span that did not fail, but warned: a retry
+  }
+
+  /** Its items: each decoded once ({@link KvprovRecord}) for its event, its spans and points. */
+  private static final class Reader extends ItemReader<KvprovRecord> {
+    @Override
+    Optional<KvprovRecord> reading(Item item) {
+      return KvpRecordFormat.decodeJoined(item.key(), item.value());
     }
-    // kvprov writes RFC 3339 UTC already: the texts are given as written
-    String when = time != null ? time : end != null ? end : start;
-    // when the item happened, since boot: an end record's end, any other record's time
-    Optional<Duration> sinceBoot =
-        r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot();
-    return Optional.of(
-        new Event(
-            r.kind().name().toLowerCase(Locale.ROOT),
-            Optional.ofNullable(name),
-            Optional.of(r.level().name()),
-            Optional.ofNullable(status),
-            new Event.Times(
-                Optional.ofNullable(when),
-                Optional.ofNullable(start),
-                Optional.ofNullable(end),
-                sinceBoot,
-                Optional.empty()),
-            Optional.ofNullable(message),
-            attributes,
-            Optional.empty()));
-  }
 
-  /** The record, decoded ({@link KvprovRecord}), or null when it does not read. */
-  @Override
-  Object reading(Item item) {
-    return KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
-  }
+    @Override
+    Optional<Event> event(Item item, KvprovRecord r) {
+      String name = null;
+      String status = null;
+      String time = null;
+      String start = null;
+      String end = null;
+      String message = null;
+      Map<String, String> attributes = new LinkedHashMap<>();
+      for (KvprovRecord.Field field : r.fields()) {
+        String text = field.text();
+        switch (field.label()) {
+          case "Name" -> name = text;
+          case "Event" -> attributes.put("event", text);
+          case "Time" -> time = text;
+          case "Start" -> start = text;
+          case "End" -> end = text;
+          case "Status" -> status = text;
+          case "Error", "Body", "Dropped" -> message = message == null ? text : message;
+          case "Trace" -> attributes.put("trace_id", text);
+          case "Span" -> attributes.put("span_id", text);
+          case "Parent" -> attributes.put("parent_span_id", text);
+          default -> {}
+        }
+      }
+      if (message == null) {
+        message = r.warning().orElse(null); // a span that did not fail, but warned: a retry
+      }
+      // kvprov writes RFC 3339 UTC already: the texts are given as written
+      String when = time != null ? time : end != null ? end : start;
+      // when the item happened, since boot: an end record's end, any other record's time
+      Optional<Duration> sinceBoot =
+          r.kind() == KvprovRecord.Kind.END ? r.endSinceBoot().or(r::sinceBoot) : r.sinceBoot();
+      return Optional.of(
+          new Event(
+              r.kind().name().toLowerCase(Locale.ROOT),
+              Optional.ofNullable(name),
+              Optional.of(r.level().name()),
+              Optional.ofNullable(status),
+              new Event.Times(
+                  Optional.ofNullable(when),
+                  Optional.ofNullable(start),
+                  Optional.ofNullable(end),
+                  sinceBoot,
+                  Optional.empty()),
+              Optional.ofNullable(message),
+              attributes,
+              Optional.empty()));
+    }
 
-  @Override
-  SpanReader spans() {
-    return new KvprovSpans();
-  }
+    @Override
+    SpanReader<KvprovRecord> spans() {
+      return new KvprovSpans();
+    }
 
-  @Override
-  PointReader points() {
-    return new Points();
-  }
+    @Override
+    PointReader<KvprovRecord> points() {
+      return new Points();
+    }
 
-  @Override
-  Origin origin(Item item) {
-    return KvpRecordFormat.key(item.key())
-        .filter(KvpRecordFormat.Key::known)
-        .map(k -> new Origin(k.vmId(), false, null))
-        .orElse(Origin.NONE);
+    @Override
+    Origin origin(Item item) {
+      return KvpRecordFormat.key(item.key())
+          .filter(KvpRecordFormat.Key::known)
+          .map(k -> new Origin(k.vmId(), false, null))
+          .orElse(Origin.NONE);
+    }
   }
 
   /**
    * Span events and log records are points (starts and ends are spans); every record with a wall
    * time and a {@code Boot} time tells when the boot began, to the millisecond.
    */
-  private static final class Points implements PointReader {
+  private static final class Points implements PointReader<KvprovRecord> {
     private Instant boot;
 
     @Override
-    public void add(Item item, Object reading, List<PointEvents.Point> points) {
-      if (!(reading instanceof KvprovRecord r)
-          || r.kind() == KvprovRecord.Kind.START
-          || r.kind() == KvprovRecord.Kind.END) {
+    public void add(Item item, Optional<KvprovRecord> reading, List<PointEvents.Point> points) {
+      if (reading.isEmpty()
+          || reading.get().kind() == KvprovRecord.Kind.START
+          || reading.get().kind() == KvprovRecord.Kind.END) {
         return;
       }
+      KvprovRecord r = reading.get();
       Optional<Instant> time = r.time();
       Optional<Duration> sinceBoot = r.sinceBoot();
       if (time.isPresent() && sinceBoot.isPresent()) {
@@ -194,26 +218,4 @@ final class KvprovWriter extends Writer {
       "a kvprov key of a grammar this kvp does not know (it reads kvprov-"
           + KvpRecordFormat.VERSION
           + ")";
-
-  /** A newer kvprov's record is not damage: this kvp is older. */
-  @Override
-  boolean isDamage(String problem) {
-    return !problem.equals(NEWER_GRAMMAR);
-  }
-
-  /** Pieces carry {@code |i/n}: the grammar says where ({@link KvpRecordFormat#key}). */
-  @Override
-  Piece piece(String key, String value, List<String> problems) {
-    KvpRecordFormat.Key read = KvpRecordFormat.key(key).orElse(null);
-    if (read == null) {
-      return null;
-    }
-    if (!read.known()) {
-      problems.add(NEWER_GRAMMAR);
-      return null;
-    }
-    return read.base().equals(key) || read.pieces() == 0
-        ? null
-        : new Piece(read.base(), read.piece(), read.pieces());
-  }
 }

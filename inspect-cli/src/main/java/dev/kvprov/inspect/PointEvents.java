@@ -3,9 +3,7 @@ package dev.kvprov.inspect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What {@code kvp timeline} needs from the writers besides their spans: point events (things that
@@ -32,31 +30,36 @@ final class PointEvents {
       String message) {}
 
   final List<Point> points = new ArrayList<>();
-  private final Map<Writer, PointReader> readers = new LinkedHashMap<>();
+  private final ItemPasses passes;
 
-  void add(Item item) {
-    add(item, item.writer().reading(item));
+  /** Point events of their own items. */
+  PointEvents() {
+    this(new ItemPasses());
   }
 
-  /** Adds an item its writer has already read ({@link Writer#reading}). */
-  void add(Item item, Object reading) {
-    reader(item.writer()).add(item, reading, points);
+  /** Point events of the items read by {@code passes} (which {@link SpanForest} may share). */
+  PointEvents(ItemPasses passes) {
+    this.passes = passes;
+  }
+
+  void add(Item item) {
+    add(passes.read(item));
+  }
+
+  /** Adds an item read by this one's passes, in pool order. */
+  void add(ItemReader.Ready read) {
+    read.add(points);
   }
 
   /** Learns from a span what its writer's spans tell of the boot. */
   void span(SpanNode span) {
-    reader(span.writer).span(span);
-  }
-
-  private PointReader reader(Writer writer) {
-    return readers.computeIfAbsent(writer, Writer::points);
+    passes.pass(span.writer).span(span);
   }
 
   /** When the boot began, by the first writer (in {@link Writers}' order) whose records say. */
   PointReader.Boot boot() {
-    for (Writer writer : Writers.all()) {
-      PointReader reader = readers.get(writer);
-      PointReader.Boot boot = reader == null ? null : reader.boot();
+    for (ItemReader.Pass pass : passes.inOrder()) {
+      PointReader.Boot boot = pass.boot();
       if (boot != null) {
         return boot;
       }

@@ -2,21 +2,27 @@ package dev.kvprov.inspect;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What {@code kvp timeline} needs from one writer besides its spans: point events (things that
  * happened at one moment), and what its records tell of when the boot began. One per read.
+ *
+ * @param <R> the writer's reading of an item ({@link ItemReader#reading})
  */
-interface PointReader {
+interface PointReader<R> {
   /** A reader for writers with no points and no clue to the boot. */
-  PointReader NONE = (item, reading, points) -> {};
+  static <R> PointReader<R> none() {
+    return (item, reading, points) -> {};
+  }
 
   /**
    * Adds the item's points, if it has any, in the order they come.
    *
-   * @param reading what the writer made of it ({@link Writer#reading}), or null
+   * @param reading the writer's reading of it; empty when it does not read (an unreadable item may
+   *     still be a point, or tell of the boot by its key)
    */
-  void add(Item item, Object reading, List<PointEvents.Point> points);
+  void add(Item item, Optional<R> reading, List<PointEvents.Point> points);
 
   /** Learns from one of the writer's spans (its start by wall time and by boot clock). */
   default void span(SpanNode span) {}

@@ -13,12 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One value of a writer whose pieces share one key ({@link Writer#piecesShareKey()}, azure-init's
- * records), put back together. Such a writer cuts a long value into 1022-byte pieces on byte
- * boundaries, so a UTF-8 character can straddle two pieces, and every piece repeats the same key (a
- * new uuid per value keeps different values apart). The pieces are joined as bytes and decoded
- * once; the invalid UTF-8 each piece showed on its own was only the cut and is not reported when
- * the joined value decodes.
+ * One value of a writer whose pieces share one key ({@link RecordRule#piecesShareKey()},
+ * azure-init's records), put back together. Such a writer cuts a long value into 1022-byte pieces
+ * on byte boundaries, so a UTF-8 character can straddle two pieces, and every piece repeats the
+ * same key (a new uuid per value keeps different values apart). The pieces are joined as bytes and
+ * decoded once; the invalid UTF-8 each piece showed on its own was only the cut and is not reported
+ * when the joined value decodes.
  */
 final class SameKeyPieces {
   private final Writer writer;

@@ -6,24 +6,31 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Spans rebuilt from items, each writer's by its own {@link SpanReader} (kvprov's by parent id,
  * cloud-init's by name, azure-init's by time), then put together: roots by start, depth capped.
  */
 final class SpanForest {
-  private final Map<Writer, SpanReader> readers = new LinkedHashMap<>();
+  private final ItemPasses passes;
 
-  void add(Item item) {
-    add(item, item.writer().reading(item));
+  /** Points read with the spans, not kept: a forest alone is only spans. */
+  private final List<PointEvents.Point> ignored = new ArrayList<>();
+
+  /** A forest of its own items. */
+  SpanForest() {
+    this(new ItemPasses());
   }
 
-  /** Adds an item its writer has already read ({@link Writer#reading}). */
-  void add(Item item, Object reading) {
-    readers.computeIfAbsent(item.writer(), Writer::spans).add(item, reading);
+  /** A forest of the items read by {@code passes} (which {@link PointEvents} may share). */
+  SpanForest(ItemPasses passes) {
+    this.passes = passes;
+  }
+
+  void add(Item item) {
+    passes.read(item).add(ignored);
+    ignored.clear();
   }
 
   /** An RFC 3339 time; one without an offset (as some writers leave it) is taken as UTC. */
@@ -42,11 +49,8 @@ final class SpanForest {
    */
   List<SpanNode> finish() {
     List<SpanNode> all = new ArrayList<>();
-    for (Writer writer : Writers.all()) {
-      SpanReader reader = readers.get(writer);
-      if (reader != null) {
-        all.addAll(reader.roots(notes));
-      }
+    for (ItemReader.Pass pass : passes.inOrder()) {
+      all.addAll(pass.roots(notes));
     }
     all.sort(Comparator.comparing(n -> n.start == null ? Instant.MAX : n.start));
     capDepth(all);

@@ -2,26 +2,27 @@ package dev.kvprov.inspect;
 
 import java.util.List;
 
-/** One writer's spans, rebuilt from its items as a command reads them. One per read. */
-interface SpanReader {
+/**
+ * One writer's spans, rebuilt from its items as a command reads them. One per read.
+ *
+ * @param <R> the writer's reading of an item ({@link ItemReader#reading})
+ */
+interface SpanReader<R> {
   /** A reader for writers that record no spans. */
-  SpanReader NONE =
-      new SpanReader() {
-        @Override
-        public void add(Item item, Object reading) {}
+  static <R> SpanReader<R> none() {
+    return new SpanReader<>() {
+      @Override
+      public void add(Item item, R reading) {}
 
-        @Override
-        public List<SpanNode> roots(List<String> notes) {
-          return List.of();
-        }
-      };
+      @Override
+      public List<SpanNode> roots(List<String> notes) {
+        return List.of();
+      }
+    };
+  }
 
-  /**
-   * Adds one item, in pool order.
-   *
-   * @param reading what the writer made of it ({@link Writer#reading}), or null
-   */
-  void add(Item item, Object reading);
+  /** Adds one item its writer could read, in pool order. */
+  void add(Item item, R reading);
 
   /**
    * The writer's top spans, their children below them, once every item is in.

@@ -5,20 +5,29 @@ import java.util.stream.Stream;
 
 /** The writers kvp knows, in the order help texts name them; anything else is {@link #OTHER}. */
 final class Writers {
-  static final Writer KVPROV = new KvprovWriter();
-  static final Writer AZURE_INIT = new AzureInitWriter();
-  static final Writer AZURE_INIT_DIAG = new AzureInitDiagWriter();
-  static final Writer CLOUD_INIT = new CloudInitWriter();
-  static final Writer REPORT = new ReportWriter();
+  static final Writer KVPROV = KvprovWriter.WRITER;
+  static final Writer AZURE_INIT = AzureInitWriter.WRITER;
+  static final Writer AZURE_INIT_DIAG = AzureInitDiagWriter.WRITER;
+  static final Writer CLOUD_INIT = CloudInitWriter.WRITER;
+  static final Writer REPORT = ReportWriter.WRITER;
 
-  /** Plain key/value records of any other program. */
+  /** Plain key/value records of any other program: each record an item, which says nothing. */
   static final Writer OTHER =
-      new Writer("other", "#8c8c8c") {
-        @Override
-        boolean owns(String key) {
-          return true;
-        }
-      };
+      new Writer(
+          "other",
+          "#8c8c8c",
+          new RecordRule() {
+            @Override
+            boolean owns(String key) {
+              return true;
+            }
+          },
+          new ItemReader<Void>() {
+            @Override
+            java.util.Optional<Void> reading(Item item) {
+              return java.util.Optional.empty();
+            }
+          });
 
   /** Every writer kvp knows. A new writer: its class, and a line here. */
   private static final List<Writer> KNOWN =
@@ -50,7 +59,7 @@ final class Writers {
   /** The writer of a record with this key. */
   static Writer of(String key) {
     for (Writer writer : known()) {
-      if (writer.owns(key)) {
+      if (writer.rule().owns(key)) {
         return writer;
       }
     }

@@ -19,7 +19,7 @@ class ToyWriterTest {
 
   @BeforeEach
   void writeAPoolOfToyRecords() throws Exception {
-    taught = Writers.teach(new ToyWriter());
+    taught = Writers.teach(ToyWriter.WRITER);
     Path file = dir.resolve("toy.kvp");
     Files.write(
         file,
