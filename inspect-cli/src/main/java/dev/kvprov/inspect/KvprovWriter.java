@@ -69,16 +69,17 @@ final class KvprovWriter {
       for (KvprovRecord.Field field : r.fields()) {
         String text = field.text();
         switch (field.label()) {
-          case "Name" -> name = text;
-          case "Event" -> attributes.put("event", text);
-          case "Time" -> time = text;
-          case "Start" -> start = text;
-          case "End" -> end = text;
-          case "Status" -> status = text;
-          case "Error", "Body", "Dropped" -> message = message == null ? text : message;
-          case "Trace" -> attributes.put("trace_id", text);
-          case "Span" -> attributes.put("span_id", text);
-          case "Parent" -> attributes.put("parent_span_id", text);
+          case KvpRecordFormat.NAME -> name = text;
+          case KvpRecordFormat.EVENT -> attributes.put("event", text);
+          case KvpRecordFormat.TIME -> time = text;
+          case KvpRecordFormat.START -> start = text;
+          case KvpRecordFormat.END -> end = text;
+          case KvpRecordFormat.STATUS -> status = text;
+          case KvpRecordFormat.ERROR, KvpRecordFormat.BODY, KvpRecordFormat.DROPPED ->
+              message = message == null ? text : message;
+          case KvpRecordFormat.TRACE -> attributes.put("trace_id", text);
+          case KvpRecordFormat.SPAN -> attributes.put("span_id", text);
+          case KvpRecordFormat.PARENT -> attributes.put("parent_span_id", text);
           default -> {}
         }
       }
@@ -150,7 +151,7 @@ final class KvprovWriter {
       String name = r.name().orElse("?");
       switch (r.kind()) {
         case EVENT -> {
-          String event = r.field("Event").orElse("");
+          String event = r.field(KvpRecordFormat.EVENT).orElse("");
           if (event.startsWith(MILESTONE)) {
             // the boot's milestones (systemd's, kvprov's start, Ready): a lane of their own
             String milestone = event.substring(MILESTONE.length());
@@ -160,9 +161,15 @@ final class KvprovWriter {
           }
         }
         case LOG -> {
-          String severity = r.field("Severity").map(s -> s + " ").orElse("");
+          String severity = r.field(KvpRecordFormat.SEVERITY).map(s -> s + " ").orElse("");
           points.add(
-              point(time, sinceBoot, "log", name, status, severity + r.field("Body").orElse("")));
+              point(
+                  time,
+                  sinceBoot,
+                  "log",
+                  name,
+                  status,
+                  severity + r.field(KvpRecordFormat.BODY).orElse("")));
         }
         default -> {}
       }
