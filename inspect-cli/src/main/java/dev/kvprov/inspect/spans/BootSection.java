@@ -1,0 +1,209 @@
+package dev.kvprov.inspect.spans;
+
+import dev.kvprov.otel.ProvisioningReport;
+import dev.kvprov.otel.ProvisioningStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * One boot as a pool file holds it: with {@code --root}, every archive of an earlier boot and the
+ * live pool are each a boot of their own, shown as sections (never one list) with the boot's time,
+ * its file and its verdict.
+ */
+final class BootSection {
+  final int number;
+  final PoolSource source;
+  final SpanForest forest = new SpanForest();
+  final PointEvents events = new PointEvents();
+  private String report;
+  private List<SpanNode> roots;
+
+  private BootSection(int number, PoolSource source) {
+    this.number = number;
+    this.source = source;
+  }
+
+  private boolean alreadyProvisioned;
+
+  /** An item and what its writer made of it ({@link Writer#reading}), worked out on any core. */
+  private record Read(Item item, Object reading) {
+    static Read of(Item item) {
+      return new Read(item, item.writer().reading(item));
+    }
+  }
+
+  private void add(Read read) {
+    Item item = read.item();
+    forest.add(item, read.reading());
+    events.add(item, read.reading());
+    if (item.writer() == Writers.REPORT) {
+      report = item.value();
+    } else if (item.writer() == Writers.KVPROV
+        && item.value().contains(ProvisioningStatus.ALREADY_PROVISIONED)) {
+      alreadyProvisioned = true;
+    }
+  }
+
+  /** The boot's PROVISIONING_REPORT as stored (the last, should there be two), or null. */
+  String report() {
+    return report;
+  }
+
+  /** Whether kvprov found the VM provisioned and reported Ready on an earlier boot. */
+  boolean alreadyProvisioned() {
+    return alreadyProvisioned;
+  }
+
+  /** The spans, once every item is in. */
+  List<SpanNode> roots() {
+    if (roots == null) {
+      roots = forest.finish();
+    }
+    return roots;
+  }
+
+  /** Its timeline: rows since its boot ({@code bootTime} when given, else what it tells). */
+  Timeline timeline(Instant bootTime) {
+    return Timeline.of(roots(), events, bootTime);
+  }
+
+  /** When the boot began, as well as its records tell: its timeline's boot, or its first event. */
+  Instant time() {
+    Timeline.Boot boot = timeline(null).boot;
+    return boot.time() != null ? boot.time() : boot.origin();
+  }
+
+  /**
+   * Where a failed run failed, as its spans say: the first failed step under the run, and the run's
+   * own error (kvprov's says the exit status); empty when they say nothing.
+   */
+  private String failedWhere() {
+    for (SpanNode run : roots()) {
+      if (!run.status.equals("error")) {
+        continue;
+      }
+      String step =
+          run.children.stream()
+              .filter(c -> c.status.equals("error"))
+              .map(c -> c.name)
+              .findFirst()
+              .orElse(null);
+      String how = run.message.isEmpty() ? null : run.message;
+      if (step != null || how != null) {
+        return " ("
+            + (step == null ? "" : "step " + step)
+            + (step != null && how != null ? ", " : "")
+            + (how == null ? "" : how)
+            + ")";
+      }
+    }
+    return "";
+  }
+
+  /** {@code OK}, {@code FAILED: reason}, {@code NEVER FINISHED: step}, or {@code no report}. */
+  String verdict() {
+    if (report != null) {
+      try {
+        ProvisioningReport r = ProvisioningReport.parse(report);
+        return r.isSuccess()
+            ? "OK"
+            : "FAILED: " + r.get("reason").orElse("(no reason given)") + failedWhere();
+      } catch (IllegalArgumentException e) {
+        return "an unreadable PROVISIONING_REPORT";
+      }
+    }
+    List<SpanNode> open = SpanForest.unfinished(roots());
+    if (!open.isEmpty()) {
+      return "NEVER FINISHED: " + open.get(open.size() - 1).name;
+    }
+    return alreadyProvisioned ? "OK" : "no PROVISIONING_REPORT";
+  }
+
+  /**
+   * Two lines for a terminal: {@code == boot 2 of 3, 2026-11-22T04:39:15Z: FAILED: reason}, then
+   * the file it was read from, indented.
+   */
+  String header(int of) {
+    return "== " + title(of) + "\n   " + Text.printable(source.name());
+  }
+
+  /** {@code boot 2 of 3, 2026-11-22T04:39:15Z: FAILED: reason} */
+  String title(int of) {
+    Instant time = time();
+    return "boot "
+        + number
+        + " of "
+        + of
+        + (time == null ? "" : ", " + time)
+        + ": "
+        + Text.printable(verdict());
+  }
+
+  /**
+   * Reads what the options name, one section per source, oldest boot first.
+   *
+   * @return null when an input could not be read (said on stderr)
+   */
+  static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
+    List<BootSection> sections = new ArrayList<>();
+    // Items are put together and read on every core; each boot takes its own, in order.
+    boolean read =
+        PoolReading.items(
+            input,
+            spec,
+            Read::of,
+            source -> {
+              BootSection section = new BootSection(sections.size() + 1, source);
+              sections.add(section);
+              return section::add;
+            },
+            source -> {});
+    return read ? sections : null;
+  }
+
+  /** {@code --boot}: which boots a command shows. */
+  static final class Choice {
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    private String boot = "all";
+
+    @Option(
+        names = "--boot",
+        paramLabel = "N",
+        description =
+            "Which boot, with --root: N (1 is the oldest archive), latest, or all (default).")
+    void boot(String boot) {
+      String b = boot.toLowerCase(Locale.ROOT);
+      if (!b.equals("all") && !b.equals("latest") && !b.matches("[1-9][0-9]{0,4}")) {
+        throw new CommandLine.ParameterException(
+            mixee.commandLine(), "--boot is a number from 1, latest or all; not " + boot);
+      }
+      this.boot = b;
+    }
+
+    /** The sections chosen; a number past the last is said as a usage error. */
+    List<BootSection> of(List<BootSection> sections) {
+      if (boot.equals("all") || sections.isEmpty()) {
+        return sections;
+      }
+      if (boot.equals("latest")) {
+        return List.of(sections.get(sections.size() - 1));
+      }
+      int n = Integer.parseInt(boot);
+      if (n > sections.size()) {
+        throw new CommandLine.ParameterException(
+            mixee.commandLine(),
+            "--boot "
+                + n
+                + ": there "
+                + (sections.size() == 1 ? "is 1 boot" : "are " + sections.size() + " boots"));
+      }
+      return List.of(sections.get(n - 1));
+    }
+  }
+}
