@@ -3,6 +3,9 @@ package dev.kvprov.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvprov.inspect.pool.InPoolOrder;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.RecordCodec;
 import java.nio.channels.FileChannel;

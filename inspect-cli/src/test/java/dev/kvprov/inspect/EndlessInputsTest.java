@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kvprov.inspect.cli.DoctorCommand;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

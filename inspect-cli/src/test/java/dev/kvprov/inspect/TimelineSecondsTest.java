@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.inspect.cli.TimelineCommand;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;

@@ -2,6 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolReading;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.stream.Stream;
  * values masked ({@link BundleConfigMask}) and user names replaced when asked: how the agent was
  * told to run is half of most tickets.
  */
-final class BundleConfig {
+public final class BundleConfig {
   /** The most a configuration file may be: a few KiB in practice. */
   static final int MAX_CONFIG_BYTES = 1 << 20;
 
@@ -22,7 +23,7 @@ final class BundleConfig {
 
   private BundleConfig() {}
 
-  static void add(Path root, BundleUsers users, BundleFiles files) {
+  public static void add(Path root, BundleUsers users, BundleFiles files) {
     BundleManifest manifest = files.manifest();
     boolean any = false;
     for (String directory : DIRECTORIES) {

@@ -17,9 +17,9 @@ import java.util.stream.Stream;
  * under a temporary name and moved into place whole at the end, so a failed run leaves no half
  * bundle where the ticket expects one; the work directory goes in any case.
  */
-final class BundleFiles implements Closeable {
+public final class BundleFiles implements Closeable {
   /** The most one command's output or the journal may add: a bundle goes into a ticket. */
-  static final int MAX_PART_BYTES = 32 << 20;
+  public static final int MAX_PART_BYTES = 32 << 20;
 
   private final Path target;
   private final Path work;
@@ -47,7 +47,7 @@ final class BundleFiles implements Closeable {
   }
 
   /** A bundle to be {@code target}, its work directory beside it (the same file system). */
-  static BundleFiles to(Path target, BundleManifest manifest) throws IOException {
+  public static BundleFiles to(Path target, BundleManifest manifest) throws IOException {
     Path work = Files.createTempDirectory(target.toAbsolutePath().getParent(), ".kvp-bundle");
     try {
       return new BundleFiles(target, work, manifest);
@@ -58,27 +58,27 @@ final class BundleFiles implements Closeable {
   }
 
   /** A place in the work directory for a part made before it goes in. */
-  Path work(String name) {
+  public Path work(String name) {
     return work.resolve(name);
   }
 
-  BundleManifest manifest() {
+  public BundleManifest manifest() {
     return manifest;
   }
 
   /** The files in the bundle so far. */
-  int files() {
+  public int files() {
     return files;
   }
 
-  void add(String name, byte[] bytes, String from) throws IOException {
+  public void add(String name, byte[] bytes, String from) throws IOException {
     tar.add(name, bytes);
     files++;
     manifest.added(name, bytes.length, from);
   }
 
   /** A file made in the work directory into the bundle; it is then removed. */
-  void add(String name, Path made, String from) throws IOException {
+  public void add(String name, Path made, String from) throws IOException {
     long size = Files.size(made);
     tar.add(name, made);
     files++;
@@ -90,7 +90,7 @@ final class BundleFiles implements Closeable {
    * The manifest as the last file, then the bundle in its place, readable by its owner only: it
    * holds the pools, which may name the VM's users.
    */
-  void finish() throws IOException {
+  public void finish() throws IOException {
     tar.add("MANIFEST.txt", manifest.text());
     files++;
     closeStreams();

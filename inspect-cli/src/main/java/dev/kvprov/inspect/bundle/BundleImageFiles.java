@@ -1,5 +1,7 @@
 package dev.kvprov.inspect.bundle;
 
+import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.pool.PoolSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileSystemException;
@@ -16,9 +18,9 @@ import java.util.Optional;
  * files are not the ticket's, and a pipe or a device never ends. A file named on the command line
  * is the user's choice, so its links are followed, but it too must be a regular file.
  */
-final class BundleImageFiles {
+public final class BundleImageFiles {
   /** The most one file may add: pools are a few MiB. */
-  static final int MAX_FILE_BYTES = 64 << 20;
+  public static final int MAX_FILE_BYTES = 64 << 20;
 
   private BundleImageFiles() {}
 

@@ -13,8 +13,8 @@ import java.nio.file.Path;
  * @param file the {@code --file} or {@code --host-xml} as given, empty for a directory or a root
  * @param pool the pool {@code kvp}'s own commands read
  */
-record BundleInput(Kind kind, Path root, Path dir, String file, int pool) {
-  enum Kind {
+public record BundleInput(Kind kind, Path root, Path dir, String file, int pool) {
+  public enum Kind {
     LIVE,
     ROOT,
     FILE,
@@ -25,7 +25,7 @@ record BundleInput(Kind kind, Path root, Path dir, String file, int pool) {
    * A file named on the command line, copied from some VM: this machine's configuration, markers
    * and journal are not that VM's.
    */
-  boolean given() {
+  public boolean given() {
     return kind == Kind.FILE || kind == Kind.HOST_EXPORT;
   }
 
@@ -33,7 +33,7 @@ record BundleInput(Kind kind, Path root, Path dir, String file, int pool) {
     return kind == Kind.HOST_EXPORT;
   }
 
-  boolean underRoot() {
+  public boolean underRoot() {
     return kind == Kind.ROOT;
   }
 

@@ -2,6 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolReading;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Reader;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * pipe, so a journal of any size is never held; a {@code journalctl} that does not end (a damaged
  * journal) is stopped after {@code wait}, and what it wrote until then is kept.
  */
-final class BundleJournal {
+public final class BundleJournal {
   /** Where a distribution puts it; only these, never the PATH, which the caller controls. */
   private static final List<String> PLACES = List.of("/usr/bin/journalctl", "/bin/journalctl");
 
@@ -34,12 +35,12 @@ final class BundleJournal {
   }
 
   /** The machine's own {@code journalctl}, if it has one. */
-  static BundleJournal installed() {
+  public static BundleJournal installed() {
     return new BundleJournal(
         PLACES.stream().map(Path::of).filter(Files::isExecutable).findFirst(), WAIT);
   }
 
-  void add(BundleInput input, BundleUsers users, BundleFiles files) {
+  public void add(BundleInput input, BundleUsers users, BundleFiles files) {
     BundleManifest manifest = files.manifest();
     if (journalctl.isEmpty()) {
       manifest.add("no journal: journalctl is not installed");

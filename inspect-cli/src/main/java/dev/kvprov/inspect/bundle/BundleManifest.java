@@ -9,10 +9,10 @@ import java.util.List;
  * What went into a bundle, and what did not and why, one line each in the order it was tried: the
  * ticket's reader learns from it what is missing without asking the customer again.
  */
-final class BundleManifest {
+public final class BundleManifest {
   private final List<String> lines = new ArrayList<>();
 
-  void add(String line) {
+  public void add(String line) {
     lines.add(line);
   }
 
@@ -27,7 +27,7 @@ final class BundleManifest {
     lines.add("added " + name + " (" + bytes + " bytes, from " + from + ")");
   }
 
-  List<String> lines() {
+  public List<String> lines() {
     return List.copyOf(lines);
   }
 

@@ -2,6 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolReading;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,10 +14,10 @@ import java.util.stream.Stream;
  * marker ({@code <vm id>.provisioned}, {@code .ready}) was written, from the file system. Never a
  * file's contents: the provisioning media and custom data may be kept there.
  */
-final class BundleMarkers {
+public final class BundleMarkers {
   private BundleMarkers() {}
 
-  static void add(Path root, BundleUsers users, BundleFiles files) {
+  public static void add(Path root, BundleUsers users, BundleFiles files) {
     BundleManifest manifest = files.manifest();
     Path state = root.resolve("var/lib/kvprov");
     if (!BundleImageFiles.inside(root, "var/lib/kvprov", manifest)) {

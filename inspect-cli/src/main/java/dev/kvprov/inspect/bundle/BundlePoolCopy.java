@@ -2,6 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolReading;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +18,11 @@ import java.nio.file.Path;
  * names replaced (record by record for a pool, line by line for a host-side export). A pool that
  * grows while it is read is cut off at the same cap as was checked before it was taken.
  */
-final class BundlePoolCopy {
+public final class BundlePoolCopy {
   private BundlePoolCopy() {}
 
-  static void copy(BundlePool pool, BundleInput input, BundleUsers users, BundleFiles files) {
+  public static void copy(
+      BundlePool pool, BundleInput input, BundleUsers users, BundleFiles files) {
     try {
       Path spool = files.work("part");
       try (InputStream in =

@@ -1,5 +1,8 @@
 package dev.kvprov.inspect.bundle;
 
+import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.kvp.PoolArchive;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,20 +25,20 @@ import java.util.regex.Pattern;
  * @param onDiskForCommands the files of the pool {@code kvp}'s commands read under the root, its
  *     archives and itself: when all are taken, they can read the root itself
  */
-record BundlePools(List<BundlePool> taken, int found, int onDiskForCommands) {
+public record BundlePools(List<BundlePool> taken, int found, int onDiskForCommands) {
   /**
    * Archives taken of each pool unless all are asked for: kvprov itself keeps the newest five, so
    * this is every boot kvprov left; more are there only when something else put them there.
    */
-  static final int NEWEST_ARCHIVES = 5;
+  public static final int NEWEST_ARCHIVES = 5;
 
   private static final Pattern POOL_NUMBER = Pattern.compile("(?:\\.kvp_pool_|^pool)(\\d)");
 
-  BundlePools {
+  public BundlePools {
     taken = List.copyOf(taken);
   }
 
-  static BundlePools of(BundleInput input, boolean allArchives, BundleManifest manifest) {
+  public static BundlePools of(BundleInput input, boolean allArchives, BundleManifest manifest) {
     List<Path> files = new ArrayList<>();
     int onDisk = 0;
     if (input.given()) {

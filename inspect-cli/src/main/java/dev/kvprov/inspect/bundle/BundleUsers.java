@@ -1,5 +1,11 @@
 package dev.kvprov.inspect.bundle;
 
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.writers.AzureInitDiagWriter;
+import dev.kvprov.inspect.writers.DiagKey;
+import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
@@ -14,7 +20,7 @@ import java.util.List;
  * The user names a bundle replaces, or none when {@code --redact-users} is not given. Every name is
  * learned before anything is written, so that one user is the same hash in every file.
  */
-final class BundleUsers {
+public final class BundleUsers {
   private final UserNames names;
   private final boolean redacting;
 
@@ -24,7 +30,7 @@ final class BundleUsers {
   }
 
   /** Names left as they are: the bundle stays inside the company. */
-  static BundleUsers kept() {
+  public static BundleUsers kept() {
     return new BundleUsers(new UserNames(), false);
   }
 
@@ -33,7 +39,8 @@ final class BundleUsers {
    * records give (span attributes, checks that refused the metadata's name, the media's, reports,
    * commands run), for a run that failed before the user was made leaves the name nowhere else.
    */
-  static BundleUsers learned(BundleInput input, List<BundlePool> pools, BundleManifest manifest) {
+  public static BundleUsers learned(
+      BundleInput input, List<BundlePool> pools, BundleManifest manifest) {
     UserNames names = new UserNames();
     Path root = input.root();
     if (!input.given() && BundleImageFiles.inside(root, "etc/passwd", manifest)) {
@@ -111,7 +118,7 @@ final class BundleUsers {
   }
 
   /** {@code text} with the names replaced, when asked; else as it is. */
-  String redact(String text) {
+  public String redact(String text) {
     return redacting ? names.redact(text) : text;
   }
 }

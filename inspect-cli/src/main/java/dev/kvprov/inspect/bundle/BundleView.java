@@ -19,28 +19,29 @@ import java.util.Optional;
  *     may read
  * @param view the view's directory, standing for {@code root} in what the commands say
  */
-record BundleView(List<String> options, Optional<Path> view, Path root) {
+public record BundleView(List<String> options, Optional<Path> view, Path root) {
   /**
    * The most pool bytes the commands are given between the pool and its archives: a tree of six 60
    * MiB pools took 380 MB of memory, one of 64 MiB takes under 100.
    */
   static final long MAX_VIEW_BYTES = 64L << 20;
 
-  BundleView {
+  public BundleView {
     options = List.copyOf(options);
   }
 
   /** Whether the input is too large for the commands: a file larger than a pool holds. */
-  boolean tooLarge() {
+  public boolean tooLarge() {
     return options.isEmpty();
   }
 
   /** {@code text} with the view's paths said as the root's, which the ticket's reader knows. */
-  String shown(String text) {
+  public String shown(String text) {
     return view.map(v -> text.replace(v.toString(), root.toString())).orElse(text);
   }
 
-  static BundleView of(BundleInput input, BundlePools pools, BundleFiles files) throws IOException {
+  public static BundleView of(BundleInput input, BundlePools pools, BundleFiles files)
+      throws IOException {
     Path root = input.root();
     if (input.given()) {
       Path file = Path.of(input.file());

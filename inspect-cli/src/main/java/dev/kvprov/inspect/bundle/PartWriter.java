@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
  * replaced, colours taken out) and written out at once, up to {@code cap} bytes; past it, one note
  * that it was cut. A command's output of any length is so never held whole.
  */
-final class PartWriter extends Writer {
+public final class PartWriter extends Writer {
   /** A line longer than this (a page's inline data) is passed on in pieces. */
   private static final int MAX_LINE_CHARS = 1 << 20;
 
@@ -23,7 +23,7 @@ final class PartWriter extends Writer {
   private long written;
   private boolean cut;
 
-  PartWriter(OutputStream out, UnaryOperator<String> perLine, long cap) {
+  public PartWriter(OutputStream out, UnaryOperator<String> perLine, long cap) {
     this.out = out;
     this.perLine = perLine;
     this.cap = cap;
@@ -72,7 +72,7 @@ final class PartWriter extends Writer {
   }
 
   /** Whether the text went past the cap and was cut. */
-  boolean cut() {
+  public boolean cut() {
     return cut;
   }
 

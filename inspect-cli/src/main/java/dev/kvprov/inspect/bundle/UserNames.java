@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * name the records give, in whichever writer's shape. A run that failed before the admin user was
  * made leaves the name only in the records, so {@code /etc/passwd} alone is not enough.
  */
-final class UserNames {
+public final class UserNames {
   /** A name as the records give it; possessive, so that a word after it is never half taken. */
   private static final String NAME = "([A-Za-z0-9_][A-Za-z0-9_.-]{0,63}+)";
 
@@ -195,7 +195,7 @@ final class UserNames {
     return "user-" + hash(name);
   }
 
-  static String hash(String name) {
+  public static String hash(String name) {
     try {
       return HexFormat.of()
           .formatHex(MessageDigest.getInstance("SHA-256").digest(name.getBytes(UTF_8)))

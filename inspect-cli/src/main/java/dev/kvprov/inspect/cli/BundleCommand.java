@@ -1,5 +1,19 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.bundle.BundleConfig;
+import dev.kvprov.inspect.bundle.BundleFiles;
+import dev.kvprov.inspect.bundle.BundleInput;
+import dev.kvprov.inspect.bundle.BundleJournal;
+import dev.kvprov.inspect.bundle.BundleManifest;
+import dev.kvprov.inspect.bundle.BundleMarkers;
+import dev.kvprov.inspect.bundle.BundlePool;
+import dev.kvprov.inspect.bundle.BundlePoolCopy;
+import dev.kvprov.inspect.bundle.BundlePools;
+import dev.kvprov.inspect.bundle.BundleUsers;
+import dev.kvprov.inspect.bundle.BundleView;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -2,6 +2,12 @@ package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.bundle.BundleFiles;
+import dev.kvprov.inspect.bundle.BundleImageFiles;
+import dev.kvprov.inspect.bundle.BundleUsers;
+import dev.kvprov.inspect.bundle.BundleView;
+import dev.kvprov.inspect.bundle.PartWriter;
+import dev.kvprov.inspect.pool.PoolReading;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;

@@ -1,5 +1,8 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
@@ -37,7 +40,7 @@ import picocli.CommandLine.Option;
       "  sudo kvp clear --if-stale --archive /var/lib/kvprov/kvp-archive",
       "  kvp clear --file test-pool.kvp"
     })
-final class ClearCommand implements Callable<Integer> {
+public final class ClearCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolOptions input;
@@ -124,7 +127,7 @@ final class ClearCommand implements Callable<Integer> {
   }
 
   /** This machine's own pools, which kvprov itself archives at boot: cleared as asked. */
-  static boolean isLivePool(Path path) {
+  public static boolean isLivePool(Path path) {
     Path absolute = path.toAbsolutePath().normalize();
     return PoolFile.DEFAULT_DIRECTORY.equals(absolute.getParent())
         && absolute.getFileName().toString().matches("\\.kvp_pool_[0-3]");

@@ -1,5 +1,11 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writer;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;

@@ -4,6 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Writer;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
@@ -42,9 +49,9 @@ import picocli.CommandLine.Option;
       "  kvp doctor",
       "  kvp doctor --file pool1-1795322355.kvp --json"
     })
-final class DoctorCommand implements Callable<Integer> {
+public final class DoctorCommand implements Callable<Integer> {
   /** Past this, hosts and tools struggle: every writer should stay well below. */
-  static final int TOO_MANY_RECORDS = 1024;
+  public static final int TOO_MANY_RECORDS = 1024;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -74,7 +81,7 @@ final class DoctorCommand implements Callable<Integer> {
    * Findings listed per file, and records whose keys are compared for duplicates: past these, a
    * damaged or huge input (gigabytes of noise) is summed up, so memory stays bounded.
    */
-  static final int MAX_LISTED = 1000;
+  public static final int MAX_LISTED = 1000;
 
   static final int MAX_KEYS_COMPARED = 20_000;
 

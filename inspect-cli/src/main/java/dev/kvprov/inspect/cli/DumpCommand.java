@@ -1,5 +1,8 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.text.Text;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
 import java.io.PrintWriter;

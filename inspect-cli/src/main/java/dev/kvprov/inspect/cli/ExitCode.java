@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.text.Text;
 import dev.kvprov.otel.ProvisioningStatus;
 import java.util.EnumMap;
 import java.util.List;

@@ -2,6 +2,10 @@ package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.render.ExportedSpans;
+import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.otel.NetworkErrors;
 import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.exporter.logging.otlp.internal.traces.OtlpStdoutSpanExporter;

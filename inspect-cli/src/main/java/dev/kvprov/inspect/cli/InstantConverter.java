@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.writers.SpanForest;
 import java.time.Instant;
 import picocli.CommandLine;
 

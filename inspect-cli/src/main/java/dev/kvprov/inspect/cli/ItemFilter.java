@@ -1,5 +1,8 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;

@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.writers.Item;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -2,6 +2,7 @@ package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.Phases;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -52,7 +53,7 @@ public final class KvpCommand implements Runnable {
           ClearCommand.class);
 
   /** {@code kvp} with every subcommand. */
-  static CommandLine commandLine() {
+  public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new KvpCommand());
     SUBCOMMANDS.forEach(cli::addSubcommand);
     return handled(cli);
@@ -112,7 +113,7 @@ public final class KvpCommand implements Runnable {
    * Building a command's model is most of a short run's start-up, and a support engineer runs
    * {@code kvp} many times in a row.
    */
-  static CommandLine commandLine(String[] args) {
+  public static CommandLine commandLine(String[] args) {
     if (args.length > 0) {
       for (Class<?> command : SUBCOMMANDS) {
         if (command.getAnnotation(Command.class).name().equals(args[0])) {

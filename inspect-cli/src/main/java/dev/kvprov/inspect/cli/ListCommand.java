@@ -1,6 +1,17 @@
 package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.render.EventJson;
+import dev.kvprov.inspect.render.ItemLine;
+import dev.kvprov.inspect.render.Style;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Event;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
 import java.io.PrintWriter;

@@ -1,7 +1,10 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.ItemLedger.Sighting;
-import dev.kvprov.inspect.ItemLedger.State;
+import dev.kvprov.inspect.cli.ItemLedger.Sighting;
+import dev.kvprov.inspect.cli.ItemLedger.State;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.PoolFile;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,12 @@
 package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.SpanForest;
+import dev.kvprov.inspect.writers.SpanNode;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.PrintWriter;
 import java.time.Duration;

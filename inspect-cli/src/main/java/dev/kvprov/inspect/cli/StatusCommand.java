@@ -1,5 +1,10 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.otel.ProvisioningStatus;
 import java.io.PrintWriter;
 import java.nio.file.Files;

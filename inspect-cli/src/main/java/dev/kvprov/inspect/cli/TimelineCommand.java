@@ -4,6 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.render.TimelinePage;
+import dev.kvprov.inspect.render.TraceEvents;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.spans.Timeline;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
 import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,7 +46,7 @@ import picocli.CommandLine.Option;
       "  kvp timeline --root /mnt/rescued-disk --html boot.html",
       "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json"
     })
-final class TimelineCommand implements Callable<Integer> {
+public final class TimelineCommand implements Callable<Integer> {
   private static final int COLUMNS = 80;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -149,18 +156,8 @@ final class TimelineCommand implements Callable<Integer> {
     return ExitCode.OK.code;
   }
 
-  /** The header line: the boot time used and where it came from, or that it is unknown. */
-  static String bootLine(Timeline.Boot boot) {
-    if (!boot.source().equals(Timeline.Source.NONE)) {
-      return "boot " + boot.time() + " " + boot.source().description();
-    }
-    return boot.origin() == null
-        ? "boot time unknown, and nothing in the pool has a time"
-        : "boot time unknown: seconds since the first event, " + boot.origin();
-  }
-
   private void print(Timeline timeline, PrintWriter out) {
-    out.println(bootLine(timeline.boot));
+    out.println(TimelinePage.bootLine(timeline.boot));
     if (timeline.rows.isEmpty()) {
       out.println("no timed events in " + Text.printable(input.describe()));
     }
@@ -227,7 +224,7 @@ final class TimelineCommand implements Callable<Integer> {
    * Seconds to the millisecond, as {@code %+.3f} wrote them: a time before the boot keeps its minus
    * sign even when it rounds to {@code 0.000}.
    */
-  static String seconds(java.time.Duration d, String plus) {
+  public static String seconds(java.time.Duration d, String plus) {
     return (d.isNegative() ? "-" : plus) + Text.secondsValue(d.abs()) + "s";
   }
 

@@ -2,6 +2,12 @@ package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.render.Style;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.SpanNode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

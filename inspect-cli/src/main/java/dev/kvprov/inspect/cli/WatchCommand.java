@@ -1,7 +1,13 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.ItemLedger.Sighting;
-import dev.kvprov.inspect.ItemLedger.State;
+import dev.kvprov.inspect.cli.ItemLedger.Sighting;
+import dev.kvprov.inspect.cli.ItemLedger.State;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.render.ItemLine;
+import dev.kvprov.inspect.render.Style;
+import dev.kvprov.inspect.writers.Item;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -8,11 +8,11 @@ import java.io.InputStream;
  * An input that fails once more than {@code cap} bytes have come, so that an endless one ({@code
  * yes | kvp list --file -}) ends with a reason instead of running for ever.
  */
-final class CappedInput extends FilterInputStream {
+public final class CappedInput extends FilterInputStream {
   private final long cap;
   private long read;
 
-  CappedInput(InputStream in, long cap) {
+  public CappedInput(InputStream in, long cap) {
     super(in);
     this.cap = cap;
   }

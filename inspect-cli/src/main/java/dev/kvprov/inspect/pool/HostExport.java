@@ -31,7 +31,7 @@ import javax.xml.stream.XMLStreamReader;
  *
  * <p>Pure Java, no native calls: it runs on the Hyper-V host next to the export.
  */
-final class HostExport {
+public final class HostExport {
   /** A real item is at most a few KiB even fully escaped; anything longer is not an item. */
   static final int MAX_ITEM_CHARS = 64 * 1024;
 
@@ -56,7 +56,7 @@ final class HostExport {
     this.visitor = visitor;
   }
 
-  static void scan(Reader in, PoolVisitor visitor) throws IOException {
+  public static void scan(Reader in, PoolVisitor visitor) throws IOException {
     new HostExport(visitor).read(in);
   }
 

@@ -14,7 +14,7 @@ import java.util.Locale;
  * handed over instead (a host-side export, OTLP JSON, a log). Commands read a pool only when it
  * looks like one, and say what it looks like otherwise, with the fix.
  */
-enum InputKind {
+public enum InputKind {
   EMPTY(null, ""),
   POOL(null, ""),
   HOST_EXPORT("looks like a host-side export (CIM-XML), not a pool file", ": use --host-xml"),
@@ -26,7 +26,7 @@ enum InputKind {
       " (a pool is records of 2,560 bytes)");
 
   /** How many bytes {@link #of} looks at: the first four records. */
-  static final int HEAD_BYTES = 4 * 2560;
+  public static final int HEAD_BYTES = 4 * 2560;
 
   private static final int KEY_BYTES = 512;
   private static final int RECORD_BYTES = 2560;
@@ -40,7 +40,7 @@ enum InputKind {
   }
 
   /** Why a pool reader refuses it, in words that end with the fix; null for a pool. */
-  String notAPool() {
+  public String notAPool() {
     return what == null ? null : what + fix;
   }
 
@@ -50,7 +50,7 @@ enum InputKind {
   }
 
   /** Why a host-export reader refuses it; null for a host export (or something unclear). */
-  String notAHostExport() {
+  public String notAHostExport() {
     return switch (this) {
       case POOL -> "looks like a binary pool file, not a host-side export: use --file";
       case OTLP_JSON -> "looks like OTLP JSON, not a host-side export";
@@ -62,7 +62,7 @@ enum InputKind {
   }
 
   /** The kind of an input whose first bytes (up to {@link #HEAD_BYTES}) are {@code head}. */
-  static InputKind of(byte[] head, int length) {
+  public static InputKind of(byte[] head, int length) {
     if (length == 0) {
       return EMPTY;
     }
@@ -190,8 +190,8 @@ enum InputKind {
   }
 
   /** An input of the wrong kind: one line, the command exits 3. */
-  static final class WrongInput extends IOException {
-    WrongInput(String message) {
+  public static final class WrongInput extends IOException {
+    public WrongInput(String message) {
       super(message);
     }
   }

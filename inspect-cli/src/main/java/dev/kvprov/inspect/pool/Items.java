@@ -2,6 +2,9 @@ package dev.kvprov.inspect.pool;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
@@ -19,7 +22,7 @@ import java.util.function.Supplier;
  * pieces and cloud-init's {@code msg_i} chunks are held only until their group is complete, so a
  * pool of any size is read in near-constant memory.
  */
-final class Items implements PoolReading.SourceVisitor {
+public final class Items implements PoolReading.SourceVisitor {
 
   /** Items in pool order, each still to be put together (on whichever thread asks). */
   private final Later sink;
@@ -47,7 +50,7 @@ final class Items implements PoolReading.SourceVisitor {
    */
   private record Held(int index, Supplier<Item> item) {}
 
-  static final int MAX_HELD = 4096;
+  public static final int MAX_HELD = 4096;
   private final Map<String, Group> open = new LinkedHashMap<>();
   private final List<KvpProblem> pending = new ArrayList<>();
 
@@ -74,7 +77,7 @@ final class Items implements PoolReading.SourceVisitor {
     }
   }
 
-  Items(Consumer<Item> sink) {
+  public Items(Consumer<Item> sink) {
     this.sink = item -> sink.accept(item.get());
   }
 

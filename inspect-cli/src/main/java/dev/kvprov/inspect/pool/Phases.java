@@ -11,7 +11,7 @@ import java.util.List;
  * end are printed on stderr at exit. Off, marking costs a field read: the management classes it
  * needs are loaded only when it is on.
  */
-final class Phases {
+public final class Phases {
   private static final boolean ON = Boolean.getBoolean("kvp.phases");
 
   private record Mark(String phase, long uptimeMillis, long classes) {}
@@ -23,7 +23,7 @@ final class Phases {
   private Phases() {}
 
   /** The phase that ends now. */
-  static void mark(String phase) {
+  public static void mark(String phase) {
     if (ON) {
       synchronized (MARKS) {
         if (MARKS.size() == MAX_MARKS) {
@@ -39,7 +39,7 @@ final class Phases {
   }
 
   /** The phases so far, one line each: {@code kvp phase: <ms> ms <+ms> <classes> classes NAME}. */
-  static void print(PrintStream err) {
+  public static void print(PrintStream err) {
     if (!ON) {
       return;
     }

@@ -11,21 +11,21 @@ import picocli.CommandLine.Option;
  * The options every command that reads a pool shares: which pool, or which file, disk or export
  * instead. {@link #sources} says what they name; {@link PoolReading} reads it.
  */
-final class PoolOptions {
+public final class PoolOptions {
   /** At most one of these; none means the live pool in {@code --dir}. */
-  static final class Source {
+  public static final class Source {
     @Option(
         names = "--file",
         paramLabel = "F",
         description = "A pool file or an archived pool; - reads a pool from stdin.")
-    String file;
+    public String file;
 
     @Option(
         names = "--root",
         paramLabel = "R",
         description =
             "A mounted OS disk: kvprov's archives of earlier boots under R, then R's pool.")
-    Path root;
+    public Path root;
 
     @Option(
         names = "--host-xml",
@@ -33,20 +33,20 @@ final class PoolOptions {
         description =
             "A host-side export: Msvm_KvpExchangeDataItem CIM-XML, one per line,"
                 + " concatenated, or a JSON array of them; - reads stdin.")
-    String hostXml;
+    public String hostXml;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  Source source = new Source();
+  public Source source = new Source();
 
   @Option(
       names = "--dir",
       paramLabel = "DIR",
       defaultValue = "/var/lib/hyperv",
       description = "The pool directory (default: ${DEFAULT-VALUE}).")
-  Path dir;
+  public Path dir;
 
-  int pool;
+  public int pool;
 
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   CommandLine.Model.CommandSpec mixee;
@@ -96,7 +96,7 @@ final class PoolOptions {
   }
 
   /** With {@code --root}: why the archives of earlier boots cannot be read, if they cannot. */
-  java.util.Optional<String> unreadableArchives() {
+  public java.util.Optional<String> unreadableArchives() {
     return source != null && source.root != null && !hostExport() && !fromStdin()
         ? PoolSource.unreadableArchives(source.root)
         : java.util.Optional.empty();
@@ -110,7 +110,7 @@ final class PoolOptions {
    * @throws CommandLine.ParameterException for stdin or a host export, which are read-only
    * @throws IOException saying why the file is not changed, in one line (the command exits 3)
    */
-  dev.kvprov.kvp.PoolFile.Builder writablePool() throws IOException {
+  public dev.kvprov.kvp.PoolFile.Builder writablePool() throws IOException {
     if (fromStdin() || hostExport()) {
       throw new CommandLine.ParameterException(
           mixee.commandLine(), "it changes a pool file; stdin and host exports are read-only");
@@ -128,7 +128,7 @@ final class PoolOptions {
   }
 
   /** The pool file named by the options (not meaningful for stdin or a host export). */
-  Path path() {
+  public Path path() {
     if (source != null && source.file != null) {
       return Path.of(source.file);
     }
@@ -136,15 +136,15 @@ final class PoolOptions {
     return base.resolve(".kvp_pool_" + pool);
   }
 
-  boolean hostExport() {
+  public boolean hostExport() {
     return source != null && source.hostXml != null;
   }
 
-  boolean fromStdin() {
+  public boolean fromStdin() {
     return source != null && ("-".equals(source.file) || "-".equals(source.hostXml));
   }
 
-  String describe() {
+  public String describe() {
     if (fromStdin()) {
       return "stdin";
     }

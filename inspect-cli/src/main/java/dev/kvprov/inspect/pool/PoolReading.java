@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.pool;
 
+import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -16,11 +17,11 @@ import picocli.CommandLine;
  * Reads what a command's {@link PoolOptions} name, source after source, and says on its stderr, in
  * one line, why an input could not be read.
  */
-final class PoolReading {
+public final class PoolReading {
   private PoolReading() {}
 
   /** Receives one source's records, then {@link #finish} once the source has been read. */
-  interface SourceVisitor extends PoolVisitor {
+  public interface SourceVisitor extends PoolVisitor {
     default void finish() {}
   }
 
@@ -29,7 +30,7 @@ final class PoolReading {
    * onSource} before each one when there is more than one. On an I/O error, says why on stderr
    * (naming the command and the input) and returns false: the command exits 3.
    */
-  static boolean sources(
+  public static boolean sources(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Function<PoolSource, ? extends SourceVisitor> visitorFor,
@@ -68,7 +69,7 @@ final class PoolReading {
    * Streams the logical items to {@code sink}, source by source (pieces are never joined across
    * sources); otherwise as {@link #sources}.
    */
-  static boolean items(
+  public static boolean items(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Consumer<Item> sink,
@@ -83,7 +84,7 @@ final class PoolReading {
    * its results in pool order, on this thread, all of them before the next source's {@code
    * onSource} and sink.
    */
-  static <T> boolean items(
+  public static <T> boolean items(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Function<Item, T> prepare,
@@ -111,13 +112,13 @@ final class PoolReading {
   }
 
   /** {@link #items(PoolOptions, CommandLine.Model.CommandSpec, Consumer, Consumer)}, unmarked. */
-  static boolean items(
+  public static boolean items(
       PoolOptions options, CommandLine.Model.CommandSpec spec, Consumer<Item> sink) {
     return items(options, spec, sink, source -> {});
   }
 
   /** Why an input could not be read, in a few words (Java's messages are often just the path). */
-  static String why(IOException e) {
+  public static String why(IOException e) {
     return e instanceof InputKind.WrongInput ? e.getMessage() : IoErrors.reason(e);
   }
 

@@ -33,8 +33,8 @@ import java.util.regex.Pattern;
  * @param name how messages name it: its path, or {@code stdin}
  * @param path its file, or null for stdin
  */
-record PoolSource(String name, Kind kind, Path path) {
-  enum Kind {
+public record PoolSource(String name, Kind kind, Path path) {
+  public enum Kind {
     LIVE_POOL,
     POOL_FILE,
     STDIN_POOL,
@@ -49,7 +49,7 @@ record PoolSource(String name, Kind kind, Path path) {
       Path.of("/").relativize(PoolFile.DEFAULT_ARCHIVE_DIRECTORY);
 
   /** The most {@code kvp} reads from stdin: twice the largest pool seen in practice. */
-  static final long MAX_STDIN_BYTES = 512L << 20;
+  public static final long MAX_STDIN_BYTES = 512L << 20;
 
   /** A pool on stdin. */
   static PoolSource stdinPool() {
@@ -57,7 +57,7 @@ record PoolSource(String name, Kind kind, Path path) {
   }
 
   /** A host-side export in {@code file}, or on stdin for {@code -}. */
-  static PoolSource hostExport(String file) {
+  public static PoolSource hostExport(String file) {
     return "-".equals(file)
         ? new PoolSource("stdin", Kind.STDIN_HOST_EXPORT, null)
         : new PoolSource(file, Kind.HOST_EXPORT, Path.of(file));
@@ -107,7 +107,7 @@ record PoolSource(String name, Kind kind, Path path) {
   }
 
   /** {@code var/lib/hyperv/.kvp_pool_N}: pool {@code pool}'s place below a root. */
-  static String poolUnderRoot(int pool) {
+  public static String poolUnderRoot(int pool) {
     return POOLS_UNDER_ROOT + "/.kvp_pool_" + pool;
   }
 
@@ -117,7 +117,7 @@ record PoolSource(String name, Kind kind, Path path) {
    * kvprov follows when it writes under a root ({@link WayOut}). (The archive directory itself is
    * said by {@link #unreadableArchives}.)
    */
-  static List<String> waysOut(Path root, int pool) {
+  public static List<String> waysOut(Path root, int pool) {
     List<String> refused = new ArrayList<>();
     wayOut(root, poolUnderRoot(pool)).ifPresent(refused::add);
     if (unreadableArchives(root).isEmpty()) {
@@ -133,7 +133,7 @@ record PoolSource(String name, Kind kind, Path path) {
   }
 
   /** Why {@code relative} below {@code root} is not read, if a link on the way leads out. */
-  static java.util.Optional<String> wayOut(Path root, String relative) {
+  public static java.util.Optional<String> wayOut(Path root, String relative) {
     try {
       return WayOut.find(root, relative).map(w -> w.describe(root) + ": not read");
     } catch (IOException e) {
@@ -148,7 +148,7 @@ record PoolSource(String name, Kind kind, Path path) {
    * ordinary user reading a rescued disk would otherwise see only the last boot, and not know. A
    * directory that is a link out of the root is not read either.
    */
-  static java.util.Optional<String> unreadableArchives(Path root) {
+  public static java.util.Optional<String> unreadableArchives(Path root) {
     java.util.Optional<String> out = wayOut(root, ARCHIVE_UNDER_ROOT.toString());
     if (out.isPresent()) {
       return out;
@@ -174,7 +174,7 @@ record PoolSource(String name, Kind kind, Path path) {
    * @throws InputKind.WrongInput when it is not what it was given as (an export given as a pool,
    *     say), saying what it looks like and the fix
    */
-  void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
+  public void scan(InputStream stdin, PoolVisitor visitor) throws IOException {
     if (path != null) {
       requireRegularFile(path);
     }
@@ -222,7 +222,7 @@ record PoolSource(String name, Kind kind, Path path) {
   }
 
   /** Checks that the file at {@code path} looks like a pool (an empty one does). */
-  static void requirePool(Path path) throws IOException {
+  public static void requirePool(Path path) throws IOException {
     requirePool(head(path));
   }
 
@@ -274,7 +274,7 @@ record PoolSource(String name, Kind kind, Path path) {
    *
    * @throws FileSystemException saying what it is instead
    */
-  static void requireRegularFile(Path path) throws IOException {
+  public static void requireRegularFile(Path path) throws IOException {
     if (Files.isRegularFile(path) || !Files.exists(path)) {
       return; // a missing file fails on opening, with its own reason
     }

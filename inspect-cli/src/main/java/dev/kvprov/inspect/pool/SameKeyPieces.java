@@ -2,6 +2,9 @@ package dev.kvprov.inspect.pool;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;

@@ -1,12 +1,15 @@
 package dev.kvprov.inspect.render;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Event;
 
 /** An item's {@link Event} as {@code list --json} writes it ({@code docs/inspect.md}). */
-final class EventJson {
+public final class EventJson {
   private EventJson() {}
 
-  static ObjectNode of(Event event) {
+  public static ObjectNode of(Event event) {
     ObjectNode written = event.asWritten().flatMap(EventJson::object).orElse(null);
     if (written != null) {
       // the writer's JSON kept whole, what kvp makes of it added

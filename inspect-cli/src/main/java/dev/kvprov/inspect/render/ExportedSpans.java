@@ -2,6 +2,9 @@ package dev.kvprov.inspect.render;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.SpanNode;
+import dev.kvprov.inspect.writers.Writer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -40,8 +43,8 @@ import java.util.regex.Pattern;
  * <p>Feed it every item of the pool first (it learns the VM id and cloud-init's boot times from the
  * keys), then call {@link #spans}.
  */
-final class ExportedSpans implements Consumer<Item> {
-  static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+public final class ExportedSpans implements Consumer<Item> {
+  public static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
   private static final AttributeKey<String> HOST_ID = AttributeKey.stringKey("host.id");
   private static final AttributeKey<String> POOL = AttributeKey.stringKey("kvp.pool");
   private static final AttributeKey<Boolean> UNFINISHED = AttributeKey.booleanKey("kvp.unfinished");
@@ -60,12 +63,12 @@ final class ExportedSpans implements Consumer<Item> {
   private final Map<String, TreeSet<Long>> bootEpochs = new HashMap<>();
 
   /** The spans, parents before children, and how many could not be exported. */
-  record Result(List<SpanData> spans, int withoutStart) {}
+  public record Result(List<SpanData> spans, int withoutStart) {}
 
   /**
    * @param pool where the pool came from (a path, or {@code stdin}): a resource attribute
    */
-  ExportedSpans(String pool) {
+  public ExportedSpans(String pool) {
     this.pool = pool;
   }
 
@@ -98,7 +101,7 @@ final class ExportedSpans implements Consumer<Item> {
     return writerVmIds.getOrDefault(writer, poolVmId);
   }
 
-  Result spans(List<SpanNode> roots) {
+  public Result spans(List<SpanNode> roots) {
     Walk walk = new Walk(roots);
     walk.visitAll(roots);
     return new Result(List.copyOf(walk.spans), walk.withoutStart);

@@ -1,5 +1,9 @@
 package dev.kvprov.inspect.render;
 
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Event;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,7 +25,7 @@ import java.util.Optional;
  * <p>Within a width, the words that do not fit go on continuation lines under the name; without one
  * (not a terminal, {@code --wide}), an item is one line, never cut.
  */
-final class ItemLine {
+public final class ItemLine {
   private static final DateTimeFormatter TIME_OF_DAY =
       DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter DAY =
@@ -33,7 +37,7 @@ final class ItemLine {
   private static final int TIME = 12;
   private static final int LEVEL = 5;
   private static final int WRITER = 10;
-  static final int INDENT = SINCE_BOOT + 2 + TIME + 2 + LEVEL + 2 + WRITER + 2;
+  public static final int INDENT = SINCE_BOOT + 2 + TIME + 2 + LEVEL + 2 + WRITER + 2;
 
   /** Fewer columns than this for the text, and continuation lines start further left. */
   private static final int NARROWEST_TEXT = 24;
@@ -44,7 +48,7 @@ final class ItemLine {
    * The day an item happened, UTC, for a {@code -- 2026-11-22} line when it changes; null when the
    * item has no time.
    */
-  static String day(Optional<Event> event) {
+  public static String day(Optional<Event> event) {
     return event.flatMap(e -> e.times().instant()).map(DAY::format).orElse(null);
   }
 
@@ -53,7 +57,7 @@ final class ItemLine {
    *
    * @param width the columns to fit, or {@link Integer#MAX_VALUE} for one line whatever its length
    */
-  static List<String> lines(Item item, Optional<Event> event, int width, Style style) {
+  public static List<String> lines(Item item, Optional<Event> event, int width, Style style) {
     Writer writer = item.writer();
     String level = event.map(Event::severity).orElse("");
     String head =

@@ -4,7 +4,7 @@ package dev.kvprov.inspect.render;
  * Colour for people: only when stdout is a terminal and {@code NO_COLOR} is not set, so pipes,
  * files and scripts always get plain text.
  */
-final class Style {
+public final class Style {
   static final Style PLAIN = new Style(false);
 
   private final boolean colour;
@@ -14,7 +14,7 @@ final class Style {
   }
 
   /** Colour when stdout is a terminal (and the user has not opted out). */
-  static Style forStdout() {
+  public static Style forStdout() {
     return new Style(
         isTerminal() && System.getenv("NO_COLOR") == null && !"dumb".equals(System.getenv("TERM")));
   }
@@ -24,7 +24,7 @@ final class Style {
    * tty, else 80) when stdout is one; {@link Integer#MAX_VALUE} otherwise or when {@code wide}, so
    * that a pipe or a file gets every line whole.
    */
-  static int columns(boolean wide) {
+  public static int columns(boolean wide) {
     if (wide || !isTerminal()) {
       return Integer.MAX_VALUE;
     }
@@ -49,19 +49,19 @@ final class Style {
     }
   }
 
-  String error(String text) {
+  public String error(String text) {
     return wrap("1;31", text);
   }
 
-  String warn(String text) {
+  public String warn(String text) {
     return wrap("33", text);
   }
 
-  String dim(String text) {
+  public String dim(String text) {
     return wrap("2", text);
   }
 
-  String bold(String text) {
+  public String bold(String text) {
     return wrap("1", text);
   }
 

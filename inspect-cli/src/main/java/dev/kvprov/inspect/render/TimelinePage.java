@@ -1,5 +1,7 @@
 package dev.kvprov.inspect.render;
 
+import dev.kvprov.inspect.spans.Timeline;
+import dev.kvprov.inspect.writers.Writers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,8 @@ import java.util.TreeSet;
  * are bounded: at most {@link #MAX_BARS} spans, {@link #MAX_MARKERS} point events and {@link
  * #MAX_TABLE_ROWS} rows, and the page says what it left out.
  */
-final class TimelinePage {
-  static final int MAX_BARS = 1000;
+public final class TimelinePage {
+  public static final int MAX_BARS = 1000;
   static final int MAX_MARKERS = 2000;
   static final int MAX_TABLE_ROWS = 2000;
 
@@ -62,13 +64,13 @@ final class TimelinePage {
    * @param heading its heading, or null on a page of one boot
    * @param verdict {@code OK}, {@code FAILED: reason}, {@code NEVER FINISHED: step}, …
    */
-  record Section(String heading, String verdict, Timeline timeline) {}
+  public record Section(String heading, String verdict, Timeline timeline) {}
 
   /**
    * The page for every boot read from {@code pool}: the latest boot's verdict first, a link to each
    * boot, then each boot on its own axis (zoomed to it), oldest first.
    */
-  static String render(List<Section> sections, String pool) {
+  public static String render(List<Section> sections, String pool) {
     StringBuilder out = new StringBuilder();
     out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
     out.append("<title>kvp timeline: ").append(escape(pool)).append("</title>\n");
@@ -116,7 +118,7 @@ final class TimelinePage {
             .toList();
     List<Timeline.Bar> bars = timeline.bars.subList(0, Math.min(MAX_BARS, timeline.bars.size()));
     List<Timeline.Row> markers = points.subList(0, Math.min(MAX_MARKERS, points.size()));
-    out.append("<p>").append(escape(TimelineCommand.bootLine(timeline.boot))).append("</p>\n");
+    out.append("<p>").append(escape(bootLine(timeline.boot))).append("</p>\n");
     out.append("<p>")
         .append(timeline.bars.size())
         .append(" spans, ")
@@ -385,6 +387,16 @@ final class TimelinePage {
       return text;
     }
     return text.substring(0, text.offsetByCodePoints(0, Math.max(codePoints - 1, 0))) + "…";
+  }
+
+  /** The header line: the boot time used and where it came from, or that it is unknown. */
+  public static String bootLine(Timeline.Boot boot) {
+    if (!boot.source().equals(Timeline.Source.NONE)) {
+      return "boot " + boot.time() + " " + boot.source().description();
+    }
+    return boot.origin() == null
+        ? "boot time unknown, and nothing in the pool has a time"
+        : "boot time unknown: seconds since the first event, " + boot.origin();
   }
 
   /**

@@ -2,6 +2,9 @@ package dev.kvprov.inspect.render;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.spans.Timeline;
+import dev.kvprov.inspect.text.Json;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,11 +17,11 @@ import java.util.Map;
  * the boot, so writers line up as the timeline draws them. Opens in Perfetto's UI (ui.perfetto.dev)
  * and chrome://tracing.
  */
-final class TraceEvents {
+public final class TraceEvents {
   private TraceEvents() {}
 
   /** The trace of these boots, oldest first: one process each. */
-  static ObjectNode of(List<BootSection> sections, List<Timeline> timelines) {
+  public static ObjectNode of(List<BootSection> sections, List<Timeline> timelines) {
     ObjectNode trace = Json.object();
     ArrayNode events = trace.putArray("traceEvents");
     for (int i = 0; i < sections.size(); i++) {

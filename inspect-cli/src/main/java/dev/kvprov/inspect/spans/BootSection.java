@@ -1,5 +1,15 @@
 package dev.kvprov.inspect.spans;
 
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.PointEvents;
+import dev.kvprov.inspect.writers.SpanForest;
+import dev.kvprov.inspect.writers.SpanNode;
+import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.otel.ProvisioningReport;
 import dev.kvprov.otel.ProvisioningStatus;
 import java.time.Instant;
@@ -14,10 +24,10 @@ import picocli.CommandLine.Option;
  * live pool are each a boot of their own, shown as sections (never one list) with the boot's time,
  * its file and its verdict.
  */
-final class BootSection {
-  final int number;
-  final PoolSource source;
-  final SpanForest forest = new SpanForest();
+public final class BootSection {
+  public final int number;
+  public final PoolSource source;
+  public final SpanForest forest = new SpanForest();
   final PointEvents events = new PointEvents();
   private String report;
   private List<SpanNode> roots;
@@ -31,7 +41,7 @@ final class BootSection {
 
   /** An item and what its writer made of it ({@link Writer#reading}), worked out on any core. */
   private record Read(Item item, Object reading) {
-    static Read of(Item item) {
+    public static Read of(Item item) {
       return new Read(item, item.writer().reading(item));
     }
   }
@@ -49,17 +59,17 @@ final class BootSection {
   }
 
   /** The boot's PROVISIONING_REPORT as stored (the last, should there be two), or null. */
-  String report() {
+  public String report() {
     return report;
   }
 
   /** Whether kvprov found the VM provisioned and reported Ready on an earlier boot. */
-  boolean alreadyProvisioned() {
+  public boolean alreadyProvisioned() {
     return alreadyProvisioned;
   }
 
   /** The spans, once every item is in. */
-  List<SpanNode> roots() {
+  public List<SpanNode> roots() {
     if (roots == null) {
       roots = forest.finish();
     }
@@ -67,7 +77,7 @@ final class BootSection {
   }
 
   /** Its timeline: rows since its boot ({@code bootTime} when given, else what it tells). */
-  Timeline timeline(Instant bootTime) {
+  public Timeline timeline(Instant bootTime) {
     return Timeline.of(roots(), events, bootTime);
   }
 
@@ -105,7 +115,7 @@ final class BootSection {
   }
 
   /** {@code OK}, {@code FAILED: reason}, {@code NEVER FINISHED: step}, or {@code no report}. */
-  String verdict() {
+  public String verdict() {
     if (report != null) {
       try {
         ProvisioningReport r = ProvisioningReport.parse(report);
@@ -127,12 +137,12 @@ final class BootSection {
    * Two lines for a terminal: {@code == boot 2 of 3, 2026-11-22T04:39:15Z: FAILED: reason}, then
    * the file it was read from, indented.
    */
-  String header(int of) {
+  public String header(int of) {
     return "== " + title(of) + "\n   " + Text.printable(source.name());
   }
 
   /** {@code boot 2 of 3, 2026-11-22T04:39:15Z: FAILED: reason} */
-  String title(int of) {
+  public String title(int of) {
     Instant time = time();
     return "boot "
         + number
@@ -148,7 +158,7 @@ final class BootSection {
    *
    * @return null when an input could not be read (said on stderr)
    */
-  static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
+  public static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
     List<BootSection> sections = new ArrayList<>();
     // Items are put together and read on every core; each boot takes its own, in order.
     boolean read =
@@ -166,7 +176,7 @@ final class BootSection {
   }
 
   /** {@code --boot}: which boots a command shows. */
-  static final class Choice {
+  public static final class Choice {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec mixee;
 
@@ -187,7 +197,7 @@ final class BootSection {
     }
 
     /** The sections chosen; a number past the last is said as a usage error. */
-    List<BootSection> of(List<BootSection> sections) {
+    public List<BootSection> of(List<BootSection> sections) {
       if (boot.equals("all") || sections.isEmpty()) {
         return sections;
       }

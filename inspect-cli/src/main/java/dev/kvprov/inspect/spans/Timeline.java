@@ -1,5 +1,8 @@
 package dev.kvprov.inspect.spans;
 
+import dev.kvprov.inspect.writers.PointEvents;
+import dev.kvprov.inspect.writers.PointReader;
+import dev.kvprov.inspect.writers.SpanNode;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,14 +18,14 @@ import java.util.List;
  * (wall time less their monotonic {@code Boot}: millisecond precision), else from cloud-init's keys
  * (whole seconds); with none of these, times count from the first event, and {@link Boot} says so.
  */
-final class Timeline {
+public final class Timeline {
   /** Messages are cut to this many characters, so that one runaway text cannot flood a page. */
   static final int MAX_MESSAGE = 1024;
 
   /** Where the boot time came from: the option, a writer's records, or nowhere. */
-  record Source(String token, String description) {
+  public record Source(String token, String description) {
     static final Source OPTION = new Source("option", "given with --boot-time");
-    static final Source NONE = new Source("none", "unknown");
+    public static final Source NONE = new Source("none", "unknown");
   }
 
   /**
@@ -31,7 +34,7 @@ final class Timeline {
    * @param time the boot time, or null when unknown
    * @param origin time zero: the boot, or when that is unknown the first event (null: no event)
    */
-  record Boot(Instant time, Source source, Instant origin) {}
+  public record Boot(Instant time, Source source, Instant origin) {}
 
   /**
    * One line of the timeline.
@@ -44,7 +47,7 @@ final class Timeline {
    *     or {@code ok}, or null
    * @param duration an end row's span duration, else null
    */
-  record Row(
+  public record Row(
       Duration at,
       Instant time,
       String writer,
@@ -55,7 +58,7 @@ final class Timeline {
       Duration duration) {}
 
   /** One span, for a waterfall: {@code end} is null when it never finished (or is unreadable). */
-  record Bar(
+  public record Bar(
       String name,
       String writer,
       int depth,
@@ -65,14 +68,14 @@ final class Timeline {
       String message,
       String attributes) {}
 
-  final Boot boot;
-  final List<Row> rows = new ArrayList<>();
+  public final Boot boot;
+  public final List<Row> rows = new ArrayList<>();
 
   /** Spans in tree order (roots by start, children under their parent). */
-  final List<Bar> bars = new ArrayList<>();
+  public final List<Bar> bars = new ArrayList<>();
 
   /** Spans and events left out because they carry no readable time. */
-  int undated;
+  public int undated;
 
   private Timeline(Boot boot) {
     this.boot = boot;
@@ -81,7 +84,7 @@ final class Timeline {
   /**
    * @param bootTime the boot time given by the user, or null to find it in the pool
    */
-  static Timeline of(List<SpanNode> roots, PointEvents events, Instant bootTime) {
+  public static Timeline of(List<SpanNode> roots, PointEvents events, Instant bootTime) {
     // A loop, not recursion: a damaged or hostile pool can nest spans thousands deep.
     Deque<SpanNode> pending = new ArrayDeque<>(roots);
     while (!pending.isEmpty()) {
@@ -226,7 +229,7 @@ final class Timeline {
   }
 
   /** Seconds, e.g. {@code 12.345678}: the double nearest the exact value, for any duration. */
-  static double seconds(Duration d) {
+  public static double seconds(Duration d) {
     return BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9)).doubleValue();
   }
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * JSON trees read and written with Jackson's streaming API only. An {@code ObjectMapper} costs more
  * to start than a short {@code kvp} run takes in all; the trees here are plain Jackson nodes.
  */
-final class Json {
+public final class Json {
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private Json() {}
@@ -28,7 +28,7 @@ final class Json {
    * A tree of plain values — strings, numbers, booleans, nulls, lists and maps with string keys, in
    * their order — for {@link #write}.
    */
-  static JsonNode tree(Object value) {
+  public static JsonNode tree(Object value) {
     JsonNodeFactory f = JsonNodeFactory.instance;
     if (value == null) {
       return f.nullNode();
@@ -52,11 +52,11 @@ final class Json {
     return f.textNode(String.valueOf(value));
   }
 
-  static ObjectNode object() {
+  public static ObjectNode object() {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  static ArrayNode array() {
+  public static ArrayNode array() {
     return JsonNodeFactory.instance.arrayNode();
   }
 
@@ -65,7 +65,7 @@ final class Json {
    *
    * @throws IOException if the text is not exactly one JSON value
    */
-  static JsonNode parse(String text) throws IOException {
+  public static JsonNode parse(String text) throws IOException {
     try (JsonParser parser = FACTORY.createParser(text)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
@@ -80,7 +80,7 @@ final class Json {
   }
 
   /** The string a JSON string literal's body (without its quotes) stands for. */
-  static String unescape(String body) throws IOException {
+  public static String unescape(String body) throws IOException {
     JsonNode node = parse("\"" + body + "\"");
     return node.textValue();
   }
@@ -120,11 +120,11 @@ final class Json {
    * JSON Lines onto {@code out}: one compact value per line, written straight into it (no string
    * per line), never flushing {@code out} itself.
    */
-  static final class Lines {
+  public static final class Lines {
     private final Writer out;
     private final JsonGenerator generator;
 
-    Lines(Writer out) {
+    public Lines(Writer out) {
       this.out = out;
       try {
         generator =
@@ -138,7 +138,7 @@ final class Json {
       generator.setRootValueSeparator(null);
     }
 
-    void write(JsonNode node) {
+    public void write(JsonNode node) {
       try {
         Json.write(node, generator);
         generator.flush();
@@ -150,7 +150,7 @@ final class Json {
   }
 
   /** The node as compact JSON. */
-  static String write(JsonNode node) {
+  public static String write(JsonNode node) {
     StringWriter text = new StringWriter();
     try (JsonGenerator generator = FACTORY.createGenerator(text)) {
       write(node, generator);

@@ -6,27 +6,27 @@ import java.time.Duration;
  * Pool text and numbers for people: control characters made visible, seconds with three decimals.
  * Written by hand rather than with {@code String.format}: a large pool prints a line per span.
  */
-final class Text {
+public final class Text {
   private Text() {}
 
   /** Pool text for a terminal: control characters (escape sequences too) made visible. */
-  static String printable(String text) {
+  public static String printable(String text) {
     return dev.kvprov.otel.Printable.of(text);
   }
 
   /** {@code 1.234s}, right-aligned to {@code width} characters (the {@code s} included). */
-  static String seconds(Duration d, int width) {
+  public static String seconds(Duration d, int width) {
     return padLeft(secondsValue(d) + "s", width);
   }
 
   /** {@code +1.234s}, right-aligned to {@code width} characters. */
-  static String signedSeconds(Duration d, int width) {
+  public static String signedSeconds(Duration d, int width) {
     String value = secondsValue(d);
     return padLeft((value.startsWith("-") ? "" : "+") + value + "s", width);
   }
 
   /** Seconds with three decimals, rounded half up to the millisecond: -0.002, 12.345. */
-  static String secondsValue(Duration d) {
+  public static String secondsValue(Duration d) {
     boolean negative = d.isNegative();
     Duration abs = d.abs();
     // seconds and nanos apart: a damaged pool may span centuries, beyond a long of nanoseconds
@@ -41,23 +41,23 @@ final class Text {
   }
 
   /** Milliseconds as a double, for JSON: safe for any span a pool can hold. */
-  static double millis(Duration d) {
+  public static double millis(Duration d) {
     return d.getSeconds() * 1e3 + d.getNano() / 1e6;
   }
 
   /** At most {@code width} characters (code points): a longer text ends in {@code …}. */
-  static String cut(String text, int width) {
+  public static String cut(String text, int width) {
     if (text.codePointCount(0, text.length()) <= width) {
       return text;
     }
     return text.substring(0, text.offsetByCodePoints(0, Math.max(width - 1, 0))) + "…";
   }
 
-  static String padLeft(String s, int width) {
+  public static String padLeft(String s, int width) {
     return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
   }
 
-  static String padRight(String s, int width) {
+  public static String padRight(String s, int width) {
     return s.length() >= width ? s : s + " ".repeat(width - s.length());
   }
 
@@ -66,7 +66,7 @@ final class Text {
    * points), the others at most {@code rest}; a word longer than a line is cut across lines. Always
    * at least one line.
    */
-  static java.util.List<String> wrap(String text, int first, int rest) {
+  public static java.util.List<String> wrap(String text, int first, int rest) {
     java.util.List<String> lines = new java.util.ArrayList<>();
     int width = Math.max(first, 1);
     int at = 0;

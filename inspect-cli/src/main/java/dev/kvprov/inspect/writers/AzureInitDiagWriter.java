@@ -3,6 +3,8 @@ package dev.kvprov.inspect.writers;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +31,7 @@ import java.util.zip.InflaterInputStream;
  * numbered from 0 with no count; compressed ones ({@code gz+b64}, {@code zlib+b64}) are decoded
  * here.
  */
-final class AzureInitDiagWriter extends Writer {
+public final class AzureInitDiagWriter extends Writer {
   /** The longest piece azure-init writes. */
   static final int PIECE_BYTES = 1022;
 
@@ -45,7 +47,7 @@ final class AzureInitDiagWriter extends Writer {
 
   /** azure-init's, to a person: which of its formats is {@code list --json}'s business. */
   @Override
-  String label() {
+  public String label() {
     return "azure-init";
   }
 
@@ -55,14 +57,14 @@ final class AzureInitDiagWriter extends Writer {
   }
 
   @Override
-  Piece piece(String key, String value, List<String> problems) {
+  public Piece piece(String key, String value, List<String> problems) {
     return DiagKey.parse(key, problems)
         .map(k -> new Piece(DiagKey.base(key), k.piece(), -1))
         .orElse(null);
   }
 
   @Override
-  boolean lastOfUntold(String piece, int longestSoFar) {
+  public boolean lastOfUntold(String piece, int longestSoFar) {
     return piece.getBytes(UTF_8).length < SHORTEST_FULL_PIECE;
   }
 
@@ -72,7 +74,8 @@ final class AzureInitDiagWriter extends Writer {
    * ({@code kvp decode}), so that a pool of small compressed records cannot fill memory.
    */
   @Override
-  String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
+  public String join(
+      String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
     int expected = 0;
     for (int number : pieces.keySet()) {
       if (number != expected) {
@@ -96,7 +99,7 @@ final class AzureInitDiagWriter extends Writer {
   private static final int CHECKED_BYTES = 64 << 10;
 
   /** How much of a payload an item's event shows; {@code kvp decode} shows the rest. */
-  static final int SHOWN_BYTES = 16 << 10;
+  public static final int SHOWN_BYTES = 16 << 10;
 
   /** The most {@code kvp decode} gives of one payload: a bomb must not fill memory. */
   static final int MAX_DECODED_BYTES = 64 << 20;
@@ -105,7 +108,7 @@ final class AzureInitDiagWriter extends Writer {
    * The payload as text, at most {@code cap} bytes of it (cut at a whole character and marked);
    * null, with the reason in {@code problems}, when it does not decode.
    */
-  static String decode(String encoding, String payload, int cap, List<String> problems) {
+  public static String decode(String encoding, String payload, int cap, List<String> problems) {
     if (encoding.equals("none")) {
       return payload;
     }
@@ -162,7 +165,7 @@ final class AzureInitDiagWriter extends Writer {
 
   /** A compressed payload, decoded whole (up to 64 MiB). */
   @Override
-  Payload payload(Item item) {
+  public Payload payload(Item item) {
     DiagKey key = DiagKey.ofItem(item.key());
     if (key == null || key.encoding().equals("none")) {
       return null;
@@ -213,7 +216,7 @@ final class AzureInitDiagWriter extends Writer {
   }
 
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     Read r = Read.of(item);
     if (r == null) {
       return Optional.empty();
@@ -247,7 +250,7 @@ final class AzureInitDiagWriter extends Writer {
 
   /** The key and payload, read, or null when they do not read. */
   @Override
-  Object reading(Item item) {
+  public Object reading(Item item) {
     return Read.of(item);
   }
 
@@ -334,7 +337,7 @@ final class AzureInitDiagWriter extends Writer {
   }
 
   @Override
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     DiagKey k = DiagKey.ofItem(item.key());
     return k == null ? Origin.NONE : new Origin(k.vmId(), false, k.bootEpoch());
   }

@@ -23,7 +23,7 @@ final class AzureInitWriter extends Writer {
   }
 
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     Optional<AzureInitRecord> parsed = AzureInitRecord.parse(item.key(), item.value());
     if (parsed.isEmpty()) {
       return Optional.empty();
@@ -104,14 +104,14 @@ final class AzureInitWriter extends Writer {
   }
 
   @Override
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     String[] parts = item.key().split("\\|", 3);
     return parts.length > 1 ? new Origin(parts[1], false, null) : Origin.NONE;
   }
 
   /** 1,022-byte pieces under one key, cut between bytes. */
   @Override
-  boolean piecesShareKey() {
+  public boolean piecesShareKey() {
     return true;
   }
 }

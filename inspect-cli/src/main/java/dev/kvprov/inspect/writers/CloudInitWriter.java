@@ -2,6 +2,7 @@ package dev.kvprov.inspect.writers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.text.Json;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,7 +20,7 @@ import java.util.zip.Inflater;
  * cloud-init's Hyper-V KVP handler: {@code CLOUD_INIT|…} keys, an event's JSON in {@code msg_i}
  * chunks.
  */
-final class CloudInitWriter extends Writer {
+public final class CloudInitWriter extends Writer {
   CloudInitWriter() {
     super("cloud-init", "#59a14f");
   }
@@ -43,7 +44,7 @@ final class CloudInitWriter extends Writer {
    * result}, in lower case) and its message ({@code msg}).
    */
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     ObjectNode node = parsed(item);
     if (node == null) {
       return Optional.empty();
@@ -92,7 +93,7 @@ final class CloudInitWriter extends Writer {
 
   /** The event, parsed, or null when it does not read. */
   @Override
-  Object reading(Item item) {
+  public Object reading(Item item) {
     return parsed(item);
   }
 
@@ -108,7 +109,7 @@ final class CloudInitWriter extends Writer {
 
   /** {@code CLOUD_INIT|<boot epoch>|<type>|<name>|<vm id>|<uuid>} since 26.1; before, no vm id. */
   @Override
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     String[] parts = item.key().split("\\|", -1);
     Long boot = parts.length > 1 && parts[1].matches("\\d{1,12}") ? Long.parseLong(parts[1]) : null;
     return new Origin(parts.length == 6 ? parts[4] : null, false, boot);
@@ -164,7 +165,7 @@ final class CloudInitWriter extends Writer {
 
   /** An event's chunks: {@code |<i>} on the key, {@code "msg_i":<i>} in the value; no count. */
   @Override
-  Piece piece(String key, String value, List<String> problems) {
+  public Piece piece(String key, String value, List<String> problems) {
     int chunk = chunk(key, value);
     return chunk < 0 ? null : new Piece(key.substring(0, key.lastIndexOf('|')), chunk, -1);
   }
@@ -174,7 +175,8 @@ final class CloudInitWriter extends Writer {
    * joined in {@code msg_i} order (a slice may end inside an escape), unescaped once.
    */
   @Override
-  String join(String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
+  public String join(
+      String base, SortedMap<Integer, String> pieces, int count, List<String> problems) {
     StringBuilder escaped = new StringBuilder();
     int expect = 0;
     for (Map.Entry<Integer, String> piece : pieces.entrySet()) {
@@ -263,7 +265,7 @@ final class CloudInitWriter extends Writer {
 
   /** A {@code compressed} event's {@code {"encoding", "data"}}, expanded. */
   @Override
-  Payload payload(Item item) {
+  public Payload payload(Item item) {
     JsonNode event = parsed(item);
     if (event == null || !event.path("type").asText().equals("compressed")) {
       return null;
@@ -279,7 +281,7 @@ final class CloudInitWriter extends Writer {
   }
 
   /** Base64 (with line breaks) of zlib data, which cloud-init labels "gz+b64". */
-  static String inflate(String base64) throws DataFormatException {
+  public static String inflate(String base64) throws DataFormatException {
     byte[] compressed = Base64.getMimeDecoder().decode(base64);
     Inflater inflater = new Inflater();
     try {

@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.writers;
 
+import dev.kvprov.inspect.text.Text;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ import java.util.Optional;
  * @param duration the operation's length as written, in the form's unit, or empty
  * @param piece the piece's number, from 0: every record has one, a single piece too
  */
-record DiagKey(
+public record DiagKey(
     Form form,
     String agent,
     Long bootEpoch,
@@ -155,7 +156,7 @@ record DiagKey(
   }
 
   /** The key of an item (its pieces' shared key, {@link #base}) read, or null. */
-  static DiagKey ofItem(String itemKey) {
+  public static DiagKey ofItem(String itemKey) {
     return parse(itemKey + "|0", new ArrayList<>()).orElse(null);
   }
 

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * What an item says happened, as its writer reads it: what {@code list} and {@code watch} show, and
- * what {@code list --json} writes as {@code event} ({@link EventJson}).
+ * what {@code list --json} writes as {@code event} ({@code EventJson}).
  *
  * @param kind its writer's word for it: {@code start}, {@code end}, {@code event}, {@code report}…
  *     ({@code type} in JSON); empty when the writer does not say
@@ -20,7 +20,7 @@ import java.util.Optional;
  * @param asWritten the event as its writer wrote it, a JSON object (cloud-init's), which {@code
  *     list --json} keeps whole; empty when the writer's fields are all it has
  */
-record Event(
+public record Event(
     String kind,
     Optional<String> name,
     Optional<String> level,
@@ -29,7 +29,7 @@ record Event(
     Optional<String> message,
     Map<String, String> attributes,
     Optional<String> asWritten) {
-  Event {
+  public Event {
     attributes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
   }
 
@@ -40,7 +40,7 @@ record Event(
    * @param sinceBoot when it happened, by the writer's monotonic clock since boot
    * @param duration how long it took, when the writer says so rather than giving both ends
    */
-  record Times(
+  public record Times(
       Optional<String> at,
       Optional<String> start,
       Optional<String> end,
@@ -54,17 +54,17 @@ record Event(
             Optional.empty(),
             Optional.empty());
 
-    static Times at(Optional<String> at) {
+    public static Times at(Optional<String> at) {
       return new Times(at, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** When it happened, read; empty when it does not say or does not read. */
-    Optional<Instant> instant() {
+    public Optional<Instant> instant() {
       return at.map(SpanForest::time);
     }
 
     /** A span's length: its duration, or its start to its end. */
-    Optional<Duration> length() {
+    public Optional<Duration> length() {
       if (duration.isPresent()) {
         return duration;
       }
@@ -77,7 +77,7 @@ record Event(
   }
 
   /** Its level as the writer put it, or from its status (cloud-init's results). */
-  String severity() {
+  public String severity() {
     return level.orElseGet(
         () ->
             switch (status.orElse("").toLowerCase(Locale.ROOT)) {

@@ -35,7 +35,7 @@ public record Item(
   }
 
   /** The same item with one more problem. */
-  Item withProblem(String problem) {
+  public Item withProblem(String problem) {
     List<String> more = new java.util.ArrayList<>(problems);
     more.add(problem);
     return new Item(index, records, key, writer, value, more);

@@ -26,7 +26,7 @@ final class KvprovWriter extends Writer {
   }
 
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
     if (r == null) {
       return Optional.empty();
@@ -81,7 +81,7 @@ final class KvprovWriter extends Writer {
 
   /** The record, decoded ({@link KvprovRecord}), or null when it does not read. */
   @Override
-  Object reading(Item item) {
+  public Object reading(Item item) {
     return KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
   }
 
@@ -96,7 +96,7 @@ final class KvprovWriter extends Writer {
   }
 
   @Override
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     return KvpRecordFormat.key(item.key())
         .filter(KvpRecordFormat.Key::known)
         .map(k -> new Origin(k.vmId(), false, null))
@@ -197,13 +197,13 @@ final class KvprovWriter extends Writer {
 
   /** A newer kvprov's record is not damage: this kvp is older. */
   @Override
-  boolean isDamage(String problem) {
+  public boolean isDamage(String problem) {
     return !problem.equals(NEWER_GRAMMAR);
   }
 
   /** Pieces carry {@code |i/n}: the grammar says where ({@link KvpRecordFormat#key}). */
   @Override
-  Piece piece(String key, String value, List<String> problems) {
+  public Piece piece(String key, String value, List<String> problems) {
     KvpRecordFormat.Key read = KvpRecordFormat.key(key).orElse(null);
     if (read == null) {
       return null;

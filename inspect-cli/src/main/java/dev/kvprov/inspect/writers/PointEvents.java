@@ -12,7 +12,7 @@ import java.util.Map;
  * happened at one moment) and clues to when the boot began, each writer's by its {@link
  * PointReader}.
  */
-final class PointEvents {
+public final class PointEvents {
   /**
    * One moment: a kvprov span event or log record, a cloud-init event other than start and finish,
    * an azure-init event, the provisioning report.
@@ -22,7 +22,7 @@ final class PointEvents {
    * @param status {@code error} for an error-level event or a failure report, {@code ok} for a
    *     success report, else null
    */
-  record Point(
+  public record Point(
       Instant time,
       Duration sinceBoot,
       String writer,
@@ -31,20 +31,20 @@ final class PointEvents {
       String status,
       String message) {}
 
-  final List<Point> points = new ArrayList<>();
+  public final List<Point> points = new ArrayList<>();
   private final Map<Writer, PointReader> readers = new LinkedHashMap<>();
 
-  void add(Item item) {
+  public void add(Item item) {
     add(item, item.writer().reading(item));
   }
 
   /** Adds an item its writer has already read ({@link Writer#reading}). */
-  void add(Item item, Object reading) {
+  public void add(Item item, Object reading) {
     reader(item.writer()).add(item, reading, points);
   }
 
   /** Learns from a span what its writer's spans tell of the boot. */
-  void span(SpanNode span) {
+  public void span(SpanNode span) {
     reader(span.writer).span(span);
   }
 
@@ -53,7 +53,7 @@ final class PointEvents {
   }
 
   /** When the boot began, by the first writer (in {@link Writers}' order) whose records say. */
-  PointReader.Boot boot() {
+  public PointReader.Boot boot() {
     for (Writer writer : Writers.all()) {
       PointReader reader = readers.get(writer);
       PointReader.Boot boot = reader == null ? null : reader.boot();

@@ -7,7 +7,7 @@ import java.util.List;
  * What {@code kvp timeline} needs from one writer besides its spans: point events (things that
  * happened at one moment), and what its records tell of when the boot began. One per read.
  */
-interface PointReader {
+public interface PointReader {
   /** A reader for writers with no points and no clue to the boot. */
   PointReader NONE = (item, reading, points) -> {};
 

@@ -17,7 +17,7 @@ final class ReportWriter extends Writer {
   }
 
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     ProvisioningReport report;
     try {
       report = ProvisioningReport.parse(item.value());
@@ -68,7 +68,7 @@ final class ReportWriter extends Writer {
 
   /** The VM the report names: the pool's, not its own writer's (the report names none). */
   @Override
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     try {
       return ProvisioningReport.parse(item.value())
           .get("vm_id")

@@ -14,20 +14,20 @@ import java.util.Map;
  * Spans rebuilt from items, each writer's by its own {@link SpanReader} (kvprov's by parent id,
  * cloud-init's by name, azure-init's by time), then put together: roots by start, depth capped.
  */
-final class SpanForest {
+public final class SpanForest {
   private final Map<Writer, SpanReader> readers = new LinkedHashMap<>();
 
-  void add(Item item) {
+  public void add(Item item) {
     add(item, item.writer().reading(item));
   }
 
   /** Adds an item its writer has already read ({@link Writer#reading}). */
-  void add(Item item, Object reading) {
+  public void add(Item item, Object reading) {
     readers.computeIfAbsent(item.writer(), Writer::spans).add(item, reading);
   }
 
   /** An RFC 3339 time; one without an offset (as some writers leave it) is taken as UTC. */
-  static Instant time(String text) {
+  public static Instant time(String text) {
     Instant parsed = Rfc3339.parseOrNull(text);
     if (parsed == null && text.length() >= 19 && text.length() <= 29 && text.indexOf('Z') < 0) {
       parsed = Rfc3339.parseOrNull(text + "Z");
@@ -40,7 +40,7 @@ final class SpanForest {
    * or exhaust the stack: spans whose parents form a cycle become roots, and nesting deeper than
    * {@link #MAX_DEPTH} is shown flat at that depth. {@link #notes} says so.
    */
-  List<SpanNode> finish() {
+  public List<SpanNode> finish() {
     List<SpanNode> all = new ArrayList<>();
     for (Writer writer : Writers.all()) {
       SpanReader reader = readers.get(writer);
@@ -57,7 +57,7 @@ final class SpanForest {
   static final int MAX_DEPTH = 64;
 
   /** What {@link #finish} had to change to show a damaged pool: for a note on stderr. */
-  final List<String> notes = new ArrayList<>();
+  public final List<String> notes = new ArrayList<>();
 
   private void capDepth(List<SpanNode> top) {
     Deque<SpanNode> stack = new ArrayDeque<>();
@@ -101,7 +101,7 @@ final class SpanForest {
   }
 
   /** The latest time any of these spans (or their children) started or ended; null if none. */
-  static Instant lastTime(List<SpanNode> roots) {
+  public static Instant lastTime(List<SpanNode> roots) {
     Instant last = null;
     java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
     while (!todo.isEmpty()) {
@@ -120,7 +120,7 @@ final class SpanForest {
    * The spans that started and never finished, in the order they started (the last one is where a
    * hung run stopped).
    */
-  static List<SpanNode> unfinished(List<SpanNode> roots) {
+  public static List<SpanNode> unfinished(List<SpanNode> roots) {
     List<SpanNode> open = new ArrayList<>();
     java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
     while (!todo.isEmpty()) {

@@ -8,7 +8,7 @@ import java.util.Optional;
  * is one class; {@link Writers} lists them. What a command shows of a writer's records, it asks the
  * writer.
  */
-abstract class Writer {
+public abstract class Writer {
   private final String name;
   private final String colour;
 
@@ -16,21 +16,21 @@ abstract class Writer {
    * @param name how output names it ({@code list}'s {@code writer}, {@code --writer})
    * @param colour its colour on the timeline page
    */
-  Writer(String name, String colour) {
+  public Writer(String name, String colour) {
     this.name = name;
     this.colour = colour;
   }
 
-  final String name() {
+  public final String name() {
     return name;
   }
 
   /** How human output names it, in a column of ten: its name unless that is longer. */
-  String label() {
+  public String label() {
     return name;
   }
 
-  final String colour() {
+  public final String colour() {
     return colour;
   }
 
@@ -38,7 +38,7 @@ abstract class Writer {
   abstract boolean owns(String key);
 
   /** What the item says happened; empty if it says nothing kvp reads or cannot be read. */
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     return Optional.empty();
   }
 
@@ -50,7 +50,7 @@ abstract class Writer {
    * @param count how many pieces the writer says there are; -1 when it does not say (then all but
    *     the last are as long as each other, and another of its values ends the group)
    */
-  record Piece(String base, int index, int count) {}
+  public record Piece(String base, int index, int count) {}
 
   /**
    * The record as a piece of a split value, or null when it stands alone. Pieces with numbers in
@@ -58,7 +58,7 @@ abstract class Writer {
    *
    * @param problems where to say what is wrong with the record, as read by this writer
    */
-  Piece piece(String key, String value, List<String> problems) {
+  public Piece piece(String key, String value, List<String> problems) {
     return null;
   }
 
@@ -66,7 +66,7 @@ abstract class Writer {
    * Whether a problem it said of an item is damage ({@code doctor} reports it), or only that this
    * kvp cannot read what a newer writer wrote.
    */
-  boolean isDamage(String problem) {
+  public boolean isDamage(String problem) {
     return true;
   }
 
@@ -74,7 +74,7 @@ abstract class Writer {
    * Whether the writer cuts long values into full-length pieces that repeat one key, one after
    * another, between the bytes of a character if that is where the cut falls (azure-init).
    */
-  boolean piecesShareKey() {
+  public boolean piecesShareKey() {
     return false;
   }
 
@@ -82,7 +82,7 @@ abstract class Writer {
    * Whether a piece of a value whose piece count the writer does not say is its last: by default,
    * when it is shorter than the longest before it (all but the last are as long as each other).
    */
-  boolean lastOfUntold(String piece, int longestSoFar) {
+  public boolean lastOfUntold(String piece, int longestSoFar) {
     return piece.length() < longestSoFar;
   }
 
@@ -90,7 +90,7 @@ abstract class Writer {
    * The value the pieces under {@code base} make, in order of their numbers: joined as they are,
    * unless the writer says otherwise; what is missing is said in {@code problems}.
    */
-  String join(
+  public String join(
       String base, java.util.SortedMap<Integer, String> pieces, int count, List<String> problems) {
     if (count > 0 && pieces.size() != count) {
       problems.add((count - pieces.size()) + " of " + count + " pieces missing");
@@ -105,19 +105,19 @@ abstract class Writer {
    * @param text the text it holds, or null when it does not decode
    * @param error why it does not decode, or null
    */
-  record Payload(String encoding, String text, String error) {}
+  public record Payload(String encoding, String text, String error) {}
 
   /** The item's encoded payload, expanded; null if it carries none. */
-  Payload payload(Item item) {
+  public Payload payload(Item item) {
     return null;
   }
 
   /**
    * What this writer's span and point readers need of an item, worked out once an item and on any
-   * thread: a big pool's items are read on every core ({@link InPoolOrder}), then handed to the
+   * thread: a big pool's items are read on every core ({@code InPoolOrder}), then handed to the
    * readers in pool order. Null when the readers need nothing beyond the item.
    */
-  Object reading(Item item) {
+  public Object reading(Item item) {
     return null;
   }
 
@@ -138,11 +138,11 @@ abstract class Writer {
    * @param vmIdOfPool whether that id tells only the pool's VM (a report), not the writer's own
    * @param bootEpoch the boot (seconds since the epoch) its key names, or null
    */
-  record Origin(String vmId, boolean vmIdOfPool, Long bootEpoch) {
+  public record Origin(String vmId, boolean vmIdOfPool, Long bootEpoch) {
     static final Origin NONE = new Origin(null, false, null);
   }
 
-  Origin origin(Item item) {
+  public Origin origin(Item item) {
     return Origin.NONE;
   }
 }

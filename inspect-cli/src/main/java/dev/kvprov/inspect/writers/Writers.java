@@ -4,15 +4,15 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** The writers kvp knows, in the order help texts name them; anything else is {@link #OTHER}. */
-final class Writers {
-  static final Writer KVPROV = new KvprovWriter();
-  static final Writer AZURE_INIT = new AzureInitWriter();
+public final class Writers {
+  public static final Writer KVPROV = new KvprovWriter();
+  public static final Writer AZURE_INIT = new AzureInitWriter();
   static final Writer AZURE_INIT_DIAG = new AzureInitDiagWriter();
   static final Writer CLOUD_INIT = new CloudInitWriter();
-  static final Writer REPORT = new ReportWriter();
+  public static final Writer REPORT = new ReportWriter();
 
   /** Plain key/value records of any other program. */
-  static final Writer OTHER =
+  public static final Writer OTHER =
       new Writer("other", "#8c8c8c") {
         @Override
         boolean owns(String key) {
@@ -33,7 +33,7 @@ final class Writers {
    * Knows {@code writer} too, until the result is closed: for a test's toy writer, which shows that
    * a writer is one class.
    */
-  static synchronized AutoCloseable teach(Writer writer) {
+  public static synchronized AutoCloseable teach(Writer writer) {
     taught = Stream.concat(taught.stream(), Stream.of(writer)).toList();
     return () -> {
       synchronized (Writers.class) {
@@ -48,7 +48,7 @@ final class Writers {
   }
 
   /** The writer of a record with this key. */
-  static Writer of(String key) {
+  public static Writer of(String key) {
     for (Writer writer : known()) {
       if (writer.owns(key)) {
         return writer;
@@ -58,7 +58,7 @@ final class Writers {
   }
 
   /** The writer of this name ({@link Item#writer()}), or {@link #OTHER}. */
-  static Writer named(String name) {
+  public static Writer named(String name) {
     for (Writer writer : known()) {
       if (writer.name().equals(name)) {
         return writer;
@@ -73,7 +73,7 @@ final class Writers {
   }
 
   /** Every writer's name, {@code other} last: what {@code --writer} accepts. */
-  static List<String> names() {
+  public static List<String> names() {
     return all().stream().map(Writer::name).toList();
   }
 }

@@ -3,6 +3,7 @@ package dev.kvprov.inspect.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.TestBundle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.kvprov.inspect.bundle;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.inspect.RawPool;
+import dev.kvprov.inspect.TestBundle;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.RecordCodec;
 import java.io.RandomAccessFile;

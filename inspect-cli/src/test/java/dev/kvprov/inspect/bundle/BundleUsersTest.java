@@ -2,6 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.inspect.RawPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,6 +4,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.KvprovSpanRecords;
+import dev.kvprov.inspect.RawPool;
+import dev.kvprov.inspect.RescuedDisk;
+import dev.kvprov.inspect.bundle.UserNames;
 import dev.kvprov.kvp.KvpRecord;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -3,6 +3,9 @@ package dev.kvprov.inspect.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.TestBundle;
+import dev.kvprov.inspect.bundle.BundleUsers;
+import dev.kvprov.inspect.bundle.BundleView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

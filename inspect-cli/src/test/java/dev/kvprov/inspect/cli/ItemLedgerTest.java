@@ -2,8 +2,10 @@ package dev.kvprov.inspect.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvprov.inspect.ItemLedger.Sighting;
-import dev.kvprov.inspect.ItemLedger.State;
+import dev.kvprov.inspect.cli.ItemLedger.Sighting;
+import dev.kvprov.inspect.cli.ItemLedger.State;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writers;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

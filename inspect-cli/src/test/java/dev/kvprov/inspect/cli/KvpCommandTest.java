@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.QuietTelemetry;
+import dev.kvprov.inspect.writers.CloudInitWriter;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpTelemetry;
@@ -18,8 +21,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class KvpCommandTest {
-  static final Path CLOUD_INIT_POOL = Fixtures.path(Fixtures.CLOUD_INIT_POOL);
+public class KvpCommandTest {
+  public static final Path CLOUD_INIT_POOL = Fixtures.path(Fixtures.CLOUD_INIT_POOL);
 
   @TempDir Path dir;
 

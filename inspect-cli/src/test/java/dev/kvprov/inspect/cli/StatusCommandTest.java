@@ -2,6 +2,9 @@ package dev.kvprov.inspect.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.QuietTelemetry;
+import dev.kvprov.inspect.RescuedDisk;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;

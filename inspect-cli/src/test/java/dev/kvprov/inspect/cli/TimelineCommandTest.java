@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvprov.fixtures.Trials;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.HostilePools;
+import dev.kvprov.inspect.KvprovSpanRecords;
+import dev.kvprov.inspect.QuietTelemetry;
+import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.render.TimelinePage;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.fixtures.HostTools;
+import dev.kvprov.inspect.render.ItemLine;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import java.io.BufferedReader;

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.cli.KvpCommandTest;
+import dev.kvprov.inspect.writers.Event;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
@@ -29,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Host-side exports (kvp-facts §6) of the cloud-init fixture pool, in all three forms: read as
  * {@code --host-xml}, they must give exactly what the pool file gives.
  */
-class HostExportTest {
+public class HostExportTest {
   @TempDir Path dir;
 
   /** The fixture's records as CIM-XML instances, written by the JDK's own XML writer. */
@@ -44,7 +47,7 @@ class HostExportTest {
   }
 
   /** One item; {@code dataFirst} varies the property order, as real exports do. */
-  static String instance(String name, String data, boolean dataFirst) throws Exception {
+  public static String instance(String name, String data, boolean dataFirst) throws Exception {
     return instance(name, data, dataFirst, "1");
   }
 

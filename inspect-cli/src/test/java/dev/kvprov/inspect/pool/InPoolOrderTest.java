@@ -3,6 +3,8 @@ package dev.kvprov.inspect.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.Writers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

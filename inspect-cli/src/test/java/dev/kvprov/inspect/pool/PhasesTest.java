@@ -3,6 +3,7 @@ package dev.kvprov.inspect.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.cli.KvpCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,6 +3,11 @@ package dev.kvprov.inspect.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Trials;
+import dev.kvprov.inspect.KvprovSpanRecords;
+import dev.kvprov.inspect.cli.Events;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RescuedDisk;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

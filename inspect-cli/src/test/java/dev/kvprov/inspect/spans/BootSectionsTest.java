@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RescuedDisk;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.writers;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +22,7 @@ final class ToyWriter extends Writer {
   }
 
   @Override
-  Piece piece(String key, String value, List<String> problems) {
+  public Piece piece(String key, String value, List<String> problems) {
     String[] parts = key.split("\\|");
     String[] piece = parts[parts.length - 1].split("/");
     return new Piece(
@@ -47,7 +47,7 @@ final class ToyWriter extends Writer {
   }
 
   @Override
-  Optional<Event> event(Item item) {
+  public Optional<Event> event(Item item) {
     Map<String, String> f = fields(item.value());
     return Optional.of(
         new Event(

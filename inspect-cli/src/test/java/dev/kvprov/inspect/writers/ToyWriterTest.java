@@ -1,8 +1,10 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.writers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RawPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
