@@ -25,7 +25,7 @@ public final class KvprovSpanRecords {
   /**
    * The start record of a span, with its start time as written; {@code parentId} null for a root.
    */
-  static List<KvpRecord> start(String spanId, String parentId, String name, String start) {
+  public static List<KvpRecord> start(String spanId, String parentId, String name, String start) {
     return span(
         KvprovRecord.Kind.START,
         spanId,

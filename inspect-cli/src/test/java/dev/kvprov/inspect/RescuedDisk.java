@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /** A rescued OS disk as kvprov leaves it: an earlier boot in its archive, the last in the pool. */
 public final class RescuedDisk {
   /** The archived copy's name: the boot that cleared it. */
-  static final String ARCHIVED = "pool1-1795322355.kvp";
+  public static final String ARCHIVED = "pool1-1795322355.kvp";
 
   private RescuedDisk() {}
 

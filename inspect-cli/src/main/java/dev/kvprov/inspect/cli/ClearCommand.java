@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
       "  sudo kvp clear --if-stale --archive /var/lib/kvprov/kvp-archive",
       "  kvp clear --file test-pool.kvp"
     })
-public final class ClearCommand implements Callable<Integer> {
+final class ClearCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolOptions input;
@@ -127,7 +127,7 @@ public final class ClearCommand implements Callable<Integer> {
   }
 
   /** This machine's own pools, which kvprov itself archives at boot: cleared as asked. */
-  public static boolean isLivePool(Path path) {
+  static boolean isLivePool(Path path) {
     Path absolute = path.toAbsolutePath().normalize();
     return PoolFile.DEFAULT_DIRECTORY.equals(absolute.getParent())
         && absolute.getFileName().toString().matches("\\.kvp_pool_[0-3]");

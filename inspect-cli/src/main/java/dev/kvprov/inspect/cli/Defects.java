@@ -3,11 +3,11 @@ package dev.kvprov.inspect.cli;
 import java.util.Locale;
 
 /** A defect in kvp, in words for the person who hit it: what went wrong, never a class name. */
-public final class Defects {
+final class Defects {
   private Defects() {}
 
   /** {@code e} in a few words, e.g. "out of memory", "a value was missing where one is needed". */
-  public static String describe(Throwable e) {
+  static String describe(Throwable e) {
     String what =
         switch (e.getClass().getSimpleName()) {
           case "OutOfMemoryError" -> "out of memory";

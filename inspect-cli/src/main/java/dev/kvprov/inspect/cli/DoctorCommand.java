@@ -49,9 +49,9 @@ import picocli.CommandLine.Option;
       "  kvp doctor",
       "  kvp doctor --file pool1-1795322355.kvp --json"
     })
-public final class DoctorCommand implements Callable<Integer> {
+final class DoctorCommand implements Callable<Integer> {
   /** Past this, hosts and tools struggle: every writer should stay well below. */
-  public static final int TOO_MANY_RECORDS = 1024;
+  static final int TOO_MANY_RECORDS = 1024;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -81,7 +81,7 @@ public final class DoctorCommand implements Callable<Integer> {
    * Findings listed per file, and records whose keys are compared for duplicates: past these, a
    * damaged or huge input (gigabytes of noise) is summed up, so memory stays bounded.
    */
-  public static final int MAX_LISTED = 1000;
+  static final int MAX_LISTED = 1000;
 
   static final int MAX_KEYS_COMPARED = 20_000;
 

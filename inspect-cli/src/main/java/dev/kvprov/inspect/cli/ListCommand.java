@@ -10,6 +10,7 @@ import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Event;
+import dev.kvprov.inspect.writers.Events;
 import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.KvpProblem;

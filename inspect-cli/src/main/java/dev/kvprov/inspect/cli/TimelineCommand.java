@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
       "  kvp timeline --root /mnt/rescued-disk --html boot.html",
       "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json"
     })
-public final class TimelineCommand implements Callable<Integer> {
+final class TimelineCommand implements Callable<Integer> {
   private static final int COLUMNS = 80;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -224,7 +224,7 @@ public final class TimelineCommand implements Callable<Integer> {
    * Seconds to the millisecond, as {@code %+.3f} wrote them: a time before the boot keeps its minus
    * sign even when it rounds to {@code 0.000}.
    */
-  public static String seconds(java.time.Duration d, String plus) {
+  static String seconds(java.time.Duration d, String plus) {
     return (d.isNegative() ? "-" : plus) + Text.secondsValue(d.abs()) + "s";
   }
 

@@ -7,6 +7,7 @@ import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.render.ItemLine;
 import dev.kvprov.inspect.render.Style;
+import dev.kvprov.inspect.writers.Events;
 import dev.kvprov.inspect.writers.Item;
 import java.io.IOException;
 import java.io.PrintWriter;

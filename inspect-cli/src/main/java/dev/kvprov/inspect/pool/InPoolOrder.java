@@ -25,14 +25,14 @@ import java.util.function.Supplier;
  * <p>With one processor, or {@code -Dkvp.workers=0}, or when no thread can be started (a process
  * limit), everything runs on the calling thread, in the same order.
  */
-public final class InPoolOrder<T> implements AutoCloseable {
+final class InPoolOrder<T> implements AutoCloseable {
   /**
    * Items per batch: enough to outweigh handing a batch over, few enough to keep memory small.
    * Items in flight outlive young collections and are copied by each: 128 a batch and one batch
    * more than the workers took a 100,000-record list's collections from 215 to 78 ms in an 8 MB
    * young generation (docs/performance.md).
    */
-  public static final int BATCH = 128;
+  static final int BATCH = 128;
 
   /**
    * Workers at most: one thread reads the pool and keeps a few busy; more would only hold more

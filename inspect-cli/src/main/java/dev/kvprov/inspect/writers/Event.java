@@ -54,7 +54,7 @@ public record Event(
             Optional.empty(),
             Optional.empty());
 
-    public static Times at(Optional<String> at) {
+    static Times at(Optional<String> at) {
       return new Times(at, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 

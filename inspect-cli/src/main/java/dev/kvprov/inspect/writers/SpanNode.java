@@ -37,7 +37,7 @@ public final class SpanNode {
   /** The span's attributes as the writer recorded them (kvprov's), secrets already removed. */
   public Attributes attributes = Attributes.empty();
 
-  public SpanNode(String name, Writer writer) {
+  SpanNode(String name, Writer writer) {
     this.name = name;
     this.writer = writer;
   }

@@ -3,7 +3,7 @@ package dev.kvprov.inspect.writers;
 import java.util.List;
 
 /** One writer's spans, rebuilt from its items as a command reads them. One per read. */
-public interface SpanReader {
+interface SpanReader {
   /** A reader for writers that record no spans. */
   SpanReader NONE =
       new SpanReader() {

@@ -16,7 +16,7 @@ public abstract class Writer {
    * @param name how output names it ({@code list}'s {@code writer}, {@code --writer})
    * @param colour its colour on the timeline page
    */
-  public Writer(String name, String colour) {
+  Writer(String name, String colour) {
     this.name = name;
     this.colour = colour;
   }

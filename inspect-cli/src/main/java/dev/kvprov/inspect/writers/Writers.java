@@ -33,7 +33,7 @@ public final class Writers {
    * Knows {@code writer} too, until the result is closed: for a test's toy writer, which shows that
    * a writer is one class.
    */
-  public static synchronized AutoCloseable teach(Writer writer) {
+  static synchronized AutoCloseable teach(Writer writer) {
     taught = Stream.concat(taught.stream(), Stream.of(writer)).toList();
     return () -> {
       synchronized (Writers.class) {

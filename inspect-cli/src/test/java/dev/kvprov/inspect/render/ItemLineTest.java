@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Trials;
 import dev.kvprov.inspect.KvprovSpanRecords;
-import dev.kvprov.inspect.cli.Events;
 import dev.kvprov.inspect.pool.Items;
 import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.Events;
 import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpRecord;
 import java.util.List;

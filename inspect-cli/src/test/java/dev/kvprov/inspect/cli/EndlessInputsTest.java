@@ -1,9 +1,10 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.kvprov.inspect.cli.DoctorCommand;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RawPool;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

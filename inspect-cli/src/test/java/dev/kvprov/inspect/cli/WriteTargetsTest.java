@@ -1,11 +1,11 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
-import dev.kvprov.inspect.cli.ClearCommand;
-import dev.kvprov.inspect.cli.KvpCommand;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RescuedDisk;
 import dev.kvprov.inspect.pool.HostExportTest;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 3); a missing file becomes a new pool; a pool that is not this machine's is never emptied without
  * a copy; bytes that are not UTF-8 are never stored.
  */
-class WriteTargetsTest {
+public class WriteTargetsTest {
   @TempDir Path dir;
 
   private static final List<List<String>> WRITES =
@@ -85,7 +85,7 @@ class WriteTargetsTest {
   }
 
   /** A tarball of a pool and a note, made by {@code tar} itself, in {@code dir}. */
-  static Path tarball(Path dir) throws Exception {
+  public static Path tarball(Path dir) throws Exception {
     Path inside = Files.createDirectories(dir.resolve("evidence"));
     Files.write(inside.resolve(".kvp_pool_1"), Fixtures.bytes(Fixtures.CLOUD_INIT_POOL));
     Files.writeString(inside.resolve("notes.txt"), "ticket 4711\n");

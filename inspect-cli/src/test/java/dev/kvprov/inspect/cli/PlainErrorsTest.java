@@ -1,9 +1,9 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
-import dev.kvprov.inspect.cli.Defects;
+import dev.kvprov.inspect.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

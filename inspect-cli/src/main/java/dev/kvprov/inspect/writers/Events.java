@@ -1,7 +1,5 @@
-package dev.kvprov.inspect.cli;
+package dev.kvprov.inspect.writers;
 
-import dev.kvprov.inspect.writers.Event;
-import dev.kvprov.inspect.writers.Item;
 import java.util.Optional;
 
 /** Items' events, each as its writer reads it. */

@@ -1,10 +1,12 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvprov.inspect.pool.InPoolOrder;
-import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.KvprovSpanRecords;
+import dev.kvprov.inspect.RawPool;
+import dev.kvprov.inspect.RescuedDisk;
 import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.RecordCodec;

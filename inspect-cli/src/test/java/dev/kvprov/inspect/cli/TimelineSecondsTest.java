@@ -1,8 +1,7 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvprov.inspect.cli.TimelineCommand;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;

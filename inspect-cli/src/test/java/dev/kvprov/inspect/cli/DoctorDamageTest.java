@@ -1,10 +1,11 @@
-package dev.kvprov.inspect;
+package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvprov.inspect.cli.DoctorCommand;
+import dev.kvprov.inspect.CliRun;
+import dev.kvprov.inspect.RawPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
