@@ -216,7 +216,7 @@ public final class AzureInitDiagWriter extends Writer {
   }
 
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     Read r = Read.of(item);
     if (r == null) {
       return Optional.empty();

@@ -23,7 +23,7 @@ final class AzureInitWriter extends Writer {
   }
 
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     Optional<AzureInitRecord> parsed = AzureInitRecord.parse(item.key(), item.value());
     if (parsed.isEmpty()) {
       return Optional.empty();

@@ -44,7 +44,7 @@ public final class CloudInitWriter extends Writer {
    * result}, in lower case) and its message ({@code msg}).
    */
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     ObjectNode node = parsed(item);
     if (node == null) {
       return Optional.empty();

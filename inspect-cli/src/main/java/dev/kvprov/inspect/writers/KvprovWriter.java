@@ -26,7 +26,7 @@ final class KvprovWriter extends Writer {
   }
 
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     KvprovRecord r = KvpRecordFormat.decodeJoined(item.key(), item.value()).orElse(null);
     if (r == null) {
       return Optional.empty();

@@ -17,7 +17,7 @@ final class ReportWriter extends Writer {
   }
 
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     ProvisioningReport report;
     try {
       report = ProvisioningReport.parse(item.value());

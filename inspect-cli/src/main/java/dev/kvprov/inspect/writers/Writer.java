@@ -38,7 +38,7 @@ public abstract class Writer {
   abstract boolean owns(String key);
 
   /** What the item says happened; empty if it says nothing kvp reads or cannot be read. */
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     return Optional.empty();
   }
 

@@ -47,7 +47,7 @@ final class ToyWriter extends Writer {
   }
 
   @Override
-  public Optional<Event> event(Item item) {
+  Optional<Event> event(Item item) {
     Map<String, String> f = fields(item.value());
     return Optional.of(
         new Event(
