@@ -44,7 +44,7 @@ final class PackageDocs {
   private static final List<Tool> TOOLS =
       List.of(
           new Tool("kvprov", "dev.kvprov.agent.KvprovCommand"),
-          new Tool("kvp", "dev.kvprov.inspect.KvpCommand"));
+          new Tool("kvp", "dev.kvprov.inspect.cli.KvpCommand"));
 
   private PackageDocs() {}
 

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.cli.KvpCommand;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;

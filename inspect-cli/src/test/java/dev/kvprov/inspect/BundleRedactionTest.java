@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.bundle.UserNames;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;

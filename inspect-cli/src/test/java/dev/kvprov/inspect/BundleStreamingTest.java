@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.inspect.cli.KvpCommand;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.RecordCodec;

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvprov.inspect.cli.KvpCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -9,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine;
 
 /** One in-process run of {@code kvp}: its exit status, stdout and stderr. */
-record CliRun(int exit, String out, String err) {
+public record CliRun(int exit, String out, String err) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -17,7 +18,7 @@ record CliRun(int exit, String out, String err) {
    * subcommand named). A command that throws is a defect, not an answer: the run fails the test
    * with the exception rather than passing as exit status 1.
    */
-  static CliRun of(String... args) {
+  public static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = KvpCommand.commandLine(args);
@@ -37,11 +38,11 @@ record CliRun(int exit, String out, String err) {
   }
 
   /** stdout as JSON Lines. */
-  List<JsonNode> jsonLines() {
+  public List<JsonNode> jsonLines() {
     return out.lines().map(CliRun::parse).toList();
   }
 
-  JsonNode json() {
+  public JsonNode json() {
     return parse(out);
   }
 

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvprov.inspect.cli.KvpCommandTest;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import java.nio.file.Files;

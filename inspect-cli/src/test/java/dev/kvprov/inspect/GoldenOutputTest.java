@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.cli.KvpCommandTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

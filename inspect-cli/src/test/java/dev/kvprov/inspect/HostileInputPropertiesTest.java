@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Trials;
+import dev.kvprov.inspect.pool.InputKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.kvprov.inspect;
 
 import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.fixtures.Trials;
+import dev.kvprov.inspect.pool.HostExportTest;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -9,7 +10,7 @@ import java.util.SplittableRandom;
  * Hostile input for the seeded random tests, and the seeds of the fuzz tests: every writer's
  * records, damaged in every way.
  */
-final class HostilePools {
+public final class HostilePools {
   private HostilePools() {}
 
   /** Every writer's records, undamaged: what {@link #pool} and {@link #export} damage. */
@@ -21,7 +22,7 @@ final class HostilePools {
   /**
    * Every writer's records with bytes flipped (5 in 9), cut short (2 in 9), or pure noise (2 in 9).
    */
-  static byte[] pool(SplittableRandom r) {
+  public static byte[] pool(SplittableRandom r) {
     byte[] fixture = SEED_POOL;
     int pick = r.nextInt(9);
     if (pick < 5) {

@@ -3,6 +3,7 @@ package dev.kvprov.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvprov.inspect.cli.KvpCommandTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

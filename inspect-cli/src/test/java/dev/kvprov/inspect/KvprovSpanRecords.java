@@ -12,20 +12,20 @@ import java.util.List;
  * kvprov span-end records written field by field in our own format, for pools the agent could not
  * produce itself: spans that last centuries, chains thousands of spans deep.
  */
-final class KvprovSpanRecords {
+public final class KvprovSpanRecords {
   static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 
   private KvprovSpanRecords() {}
 
   /** The span id of the {@code i}th span: 16 hex digits, never all zero. */
-  static String spanId(int i) {
+  public static String spanId(int i) {
     return String.format("%016x", i + 1L);
   }
 
   /**
    * The start record of a span, with its start time as written; {@code parentId} null for a root.
    */
-  static List<KvpRecord> start(String spanId, String parentId, String name, String start) {
+  public static List<KvpRecord> start(String spanId, String parentId, String name, String start) {
     return span(
         KvprovRecord.Kind.START,
         spanId,
@@ -38,7 +38,7 @@ final class KvprovSpanRecords {
    * The end record of a finished span, with the times as written (RFC 3339, any year the format
    * holds) and no {@code Boot} field; {@code parentId} null for a root.
    */
-  static List<KvpRecord> end(
+  public static List<KvpRecord> end(
       String spanId, String parentId, String name, String start, String end) {
     return span(
         KvprovRecord.Kind.END,
@@ -73,7 +73,7 @@ final class KvprovSpanRecords {
    * A chain of {@code depth} spans, each the only child of the one before ({@code s0} the root),
    * each starting a millisecond after its parent and ending a millisecond before it.
    */
-  static List<KvpRecord> chain(int depth, Instant t0) {
+  public static List<KvpRecord> chain(int depth, Instant t0) {
     List<KvpRecord> records = new ArrayList<>(depth);
     for (int i = 0; i < depth; i++) {
       records.addAll(
@@ -91,7 +91,7 @@ final class KvprovSpanRecords {
    * Two root spans as long as the format allows: 2026-11-22T04:40:00Z to 2500, and the whole of
    * years 0000 to 9999 (beyond a long of nanoseconds).
    */
-  static List<KvpRecord> overCenturies() {
+  public static List<KvpRecord> overCenturies() {
     List<KvpRecord> records = new ArrayList<>();
     records.addAll(
         end(spanId(0), null, "centuries", "2026-11-22T04:40:00Z", "2500-01-01T00:00:00Z"));

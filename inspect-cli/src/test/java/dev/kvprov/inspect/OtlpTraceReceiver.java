@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * OpenTelemetry proto classes, and answers with a chosen HTTP status — or, stalled, not at all
  * until it is closed.
  */
-final class OtlpTraceReceiver implements AutoCloseable {
+public final class OtlpTraceReceiver implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor = Executors.newFixedThreadPool(2);
   private final int status;
@@ -30,11 +30,11 @@ final class OtlpTraceReceiver implements AutoCloseable {
   private final List<Map<String, List<String>>> headers = new ArrayList<>();
   private final List<String> queries = new ArrayList<>();
 
-  static OtlpTraceReceiver answering(int status) throws IOException {
+  public static OtlpTraceReceiver answering(int status) throws IOException {
     return new OtlpTraceReceiver(status, false);
   }
 
-  static OtlpTraceReceiver stalled() throws IOException {
+  public static OtlpTraceReceiver stalled() throws IOException {
     return new OtlpTraceReceiver(200, true);
   }
 
@@ -70,20 +70,20 @@ final class OtlpTraceReceiver implements AutoCloseable {
   }
 
   /** The traces URL. */
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces";
   }
 
-  synchronized List<ExportTraceServiceRequest> requests() {
+  public synchronized List<ExportTraceServiceRequest> requests() {
     return List.copyOf(requests);
   }
 
   /** The raw query of each request, as the collector received it (null without one). */
-  synchronized List<String> queries() {
+  public synchronized List<String> queries() {
     return new ArrayList<>(queries);
   }
 
-  synchronized List<Map<String, List<String>>> headers() {
+  public synchronized List<Map<String, List<String>>> headers() {
     return List.copyOf(headers);
   }
 

@@ -3,6 +3,14 @@ package dev.kvprov.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Trials;
+import dev.kvprov.inspect.pool.HostExport;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.spans.Timeline;
+import dev.kvprov.inspect.writers.Events;
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.inspect.writers.PointEvents;
+import dev.kvprov.inspect.writers.SpanForest;
+import dev.kvprov.inspect.writers.SpanNode;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolVisitor;
 import dev.kvprov.kvp.RecordCodec;

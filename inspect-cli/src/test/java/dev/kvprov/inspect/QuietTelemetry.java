@@ -8,11 +8,11 @@ import java.io.PrintStream;
 import java.util.Map;
 
 /** Our own exporter writing into one pool only: no stderr mirror, no environment. */
-final class QuietTelemetry {
+public final class QuietTelemetry {
   private QuietTelemetry() {}
 
   /** A builder with those settings and an unknown VM id; callers may set more before build(). */
-  static KvpTelemetry.Builder into(PoolFile pool) {
+  public static KvpTelemetry.Builder into(PoolFile pool) {
     return KvpTelemetry.builder()
         .vmId(new VmId(VmId.UNKNOWN, "test"))
         .kvp(pool)

@@ -8,14 +8,14 @@ import java.io.ByteArrayOutputStream;
  * Builds pool bytes slot by slot, as any writer could have written them, damage included: the test
  * side's own encoder, independent of the library's.
  */
-final class RawPool {
+public final class RawPool {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-  RawPool add(String key, String value) {
+  public RawPool add(String key, String value) {
     return add(key.getBytes(UTF_8), value.getBytes(UTF_8));
   }
 
-  RawPool add(byte[] key, byte[] value) {
+  public RawPool add(byte[] key, byte[] value) {
     byte[] slot = new byte[2560];
     System.arraycopy(key, 0, slot, 0, Math.min(key.length, 512));
     System.arraycopy(value, 0, slot, 512, Math.min(value.length, 2048));
@@ -23,12 +23,12 @@ final class RawPool {
     return this;
   }
 
-  RawPool addBytes(byte[] raw) {
+  public RawPool addBytes(byte[] raw) {
     bytes.writeBytes(raw);
     return this;
   }
 
-  byte[] bytes() {
+  public byte[] bytes() {
     return bytes.toByteArray();
   }
 }

@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import dev.kvprov.inspect.cli.KvpCommandTest;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.RecordCodec;

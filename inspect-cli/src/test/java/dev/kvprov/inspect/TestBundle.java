@@ -2,6 +2,8 @@ package dev.kvprov.inspect;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.bundle.BundleFiles;
+import dev.kvprov.inspect.bundle.BundleManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -13,24 +15,24 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 
 /** A real bundle in a test's directory, for one part to write into and the test to unpack. */
-final class TestBundle implements AutoCloseable {
-  final BundleManifest manifest = new BundleManifest();
-  final BundleFiles files;
+public final class TestBundle implements AutoCloseable {
+  public final BundleManifest manifest = new BundleManifest();
+  public final BundleFiles files;
   private final Path target;
 
-  TestBundle(Path dir) throws IOException {
+  public TestBundle(Path dir) throws IOException {
     target = dir.resolve("test-bundle.tar.gz");
     files = BundleFiles.to(target, manifest);
   }
 
   /** The bundle finished, each file's text by its name (without {@code kvp-bundle/}). */
-  Map<String, String> finish() throws IOException {
+  public Map<String, String> finish() throws IOException {
     files.finish();
     files.close();
     return unpack(target);
   }
 
-  static Map<String, String> unpack(Path bundle) throws IOException {
+  public static Map<String, String> unpack(Path bundle) throws IOException {
     Map<String, String> found = new LinkedHashMap<>();
     try (InputStream in = Files.newInputStream(bundle);
         TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kvprov.fixtures.Fixtures;
+import dev.kvprov.inspect.cli.KvpCommand;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

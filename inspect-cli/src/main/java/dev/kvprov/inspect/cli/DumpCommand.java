@@ -1,0 +1,62 @@
+package dev.kvprov.inspect.cli;
+
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolEntry;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code kvp dump}: every record as stored, {@code KEY=VALUE}, never cut. */
+@Command(
+    name = "dump",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Every record as stored, one KEY=VALUE line each, in pool order, never cut.",
+      "",
+      "Nothing is joined or decoded (that is kvp list); control characters are shown",
+      "as \\n, \\t, \\xHH so that each record stays on its line. Damaged records are",
+      "dumped as read, and what is wrong with them said on stderr."
+    },
+    footer = {
+      "",
+      "",
+      "Examples:",
+      "  kvp dump",
+      "  kvp dump --root /mnt/rescued-disk | grep PROVISIONING_REPORT"
+    })
+final class DumpCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolOptions input;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int[] problems = new int[1];
+    boolean ok =
+        PoolReading.sources(
+            input,
+            spec,
+            source ->
+                new PoolReading.SourceVisitor() {
+                  @Override
+                  public void entry(PoolEntry entry) {
+                    out.println(Text.printable(entry.key()) + "=" + Text.printable(entry.value()));
+                  }
+
+                  @Override
+                  public void problem(KvpProblem problem) {
+                    problems[0]++;
+                    err.println("kvp dump: " + source.name() + ": " + problem);
+                  }
+                },
+            source -> out.println("# " + Text.printable(source.name())));
+    out.flush();
+    return (!ok ? ExitCode.IO : problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
+  }
+}

@@ -1,0 +1,162 @@
+package dev.kvprov.inspect.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.kvprov.inspect.pool.Phases;
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code kvp}: the root command; wires the subcommands. */
+@Command(
+    name = "kvp",
+    mixinStandardHelpOptions = true,
+    version = "kvp 0.1.0",
+    description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
+    footer = {
+      "",
+      "",
+      "Examples:",
+      "  kvp report                        did provisioning succeed, and if not, why",
+      "  kvp tree                          every step of the boot, failed ones marked",
+      "  kvp list --level WARN             what went wrong, from every writer",
+      "  kvp timeline --html boot.html     a waterfall page to attach to a ticket",
+      "  kvp doctor --root /mnt/rescued    a rescued disk's pools and archives checked"
+    })
+public final class KvpCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Every subcommand, in the order {@code --help} lists them. */
+  private static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          ListCommand.class,
+          TreeCommand.class,
+          BlameCommand.class,
+          TimelineCommand.class,
+          ExportCommand.class,
+          WatchCommand.class,
+          ReportCommand.class,
+          StatusCommand.class,
+          BundleCommand.class,
+          DoctorCommand.class,
+          DecodeCommand.class,
+          DumpCommand.class,
+          ItemCommands.Get.class,
+          ItemCommands.Set.class,
+          ItemCommands.Delete.class,
+          AppendCommand.class,
+          ClearCommand.class);
+
+  /** {@code kvp} with every subcommand. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new KvpCommand());
+    SUBCOMMANDS.forEach(cli::addSubcommand);
+    return handled(cli);
+  }
+
+  /**
+   * A usage error is one line and where to look, exit 2 (not the whole help after it); a defect is
+   * one line in words, exit 3, never a stack trace or a Java class name.
+   */
+  private static CommandLine handled(CommandLine cli) {
+    List<CommandLine> commands = new java.util.ArrayList<>(List.of(cli));
+    commands.addAll(cli.getSubcommands().values());
+    for (CommandLine command : commands) {
+      // the exit statuses come from one place (ExitCode); the annotations keep the examples
+      CommandLine.Model.UsageMessageSpec usage = command.getCommandSpec().usageMessage();
+      List<String> footer = new java.util.ArrayList<>(List.of(""));
+      footer.addAll(ExitCode.footer(command.getCommandName()));
+      List<String> rest = List.of(usage.footer());
+      footer.addAll(rest.isEmpty() ? rest : rest.subList(1, rest.size()));
+      usage.footer(footer.toArray(String[]::new));
+    }
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          CommandLine command = e.getCommandLine();
+          String name = command.getCommandSpec().qualifiedName();
+          String message = e.getMessage().replaceFirst("^Error: ", "");
+          if (e instanceof CommandLine.UnmatchedArgumentException u
+              && command.getCommandSpec().parent() == null
+              && !u.getUnmatched().isEmpty()
+              && !u.getUnmatched().get(0).startsWith("-")) {
+            message =
+                "'"
+                    + u.getUnmatched().get(0)
+                    + "' is not a kvp command; the commands are "
+                    + String.join(", ", command.getSubcommands().keySet());
+          }
+          command.getErr().println(name + ": " + message);
+          command.getErr().println("see " + name + " --help");
+          return ExitCode.USAGE.code;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          command
+              .getErr()
+              .println(
+                  command.getCommandSpec().qualifiedName()
+                      + ": stopped by a defect in kvp ("
+                      + Defects.describe(e)
+                      + "); please report it with the command line");
+          return ExitCode.IO.code;
+        });
+    return cli;
+  }
+
+  /**
+   * {@code kvp} for one run: when the first argument names a subcommand, only that one is built.
+   * Building a command's model is most of a short run's start-up, and a support engineer runs
+   * {@code kvp} many times in a row.
+   */
+  public static CommandLine commandLine(String[] args) {
+    if (args.length > 0) {
+      for (Class<?> command : SUBCOMMANDS) {
+        if (command.getAnnotation(Command.class).name().equals(args[0])) {
+          CommandLine cli = new CommandLine(new KvpCommand());
+          cli.addSubcommand(command);
+          return handled(cli);
+        }
+      }
+    }
+    return commandLine();
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The entry point of {@code bin/kvp}. */
+  public static void main(String[] args) {
+    Phases.mark("JVM start to main");
+    CommandLine cli = commandLine(args);
+    Phases.mark("command model (picocli)");
+    // Items are UTF-8 text: print them as such whatever the locale, buffered (flushed at exit and
+    // by commands that follow a pool), so large pools are not written a line per system call.
+    PrintWriter out =
+        new PrintWriter(
+            new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), 1 << 16),
+            false);
+    cli.setOut(out);
+    cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
+    int status;
+    try {
+      status = cli.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // picocli passes Errors through: one line in words all the same, never a stack trace
+      System.err.println("kvp: stopped by a defect in kvp (" + Defects.describe(e) + ")");
+      status = ExitCode.IO.code;
+    }
+    Phases.mark("the rest of the command (a tree drawn, a report written)");
+    out.flush();
+    Phases.mark("output flushed");
+    Phases.print(System.err);
+    System.exit(status);
+  }
+}

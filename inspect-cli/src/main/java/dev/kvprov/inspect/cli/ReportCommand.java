@@ -1,0 +1,140 @@
+package dev.kvprov.inspect.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.SpanForest;
+import dev.kvprov.inspect.writers.SpanNode;
+import dev.kvprov.otel.ProvisioningReport;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp report}: the platform's PROVISIONING_REPORT, whoever wrote it. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+      "",
+      "With no report, a run that never finished says so: when it started, the step",
+      "still open, and for how long until the pool's last record."
+    },
+    footer = {"", "", "Examples:", "  kvp report", "  kvp report --root /mnt/rescued-disk --json"})
+final class ReportCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolOptions input;
+
+  @Option(names = "--json", description = "{\"fields\": {...}, \"raw\": \"...\"}")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    List<BootSection> boots = BootSection.read(input, spec);
+    if (boots == null) {
+      return ExitCode.IO.code;
+    }
+    // the last boot's: an earlier boot's report says nothing of how the last one ended
+    BootSection last = boots.isEmpty() ? null : boots.get(boots.size() - 1);
+    String[] raw = {last == null ? null : last.report()};
+    if (raw[0] == null) {
+      noReport(last == null ? List.of() : last.roots(), out);
+      return ExitCode.FOUND.code;
+    }
+    ProvisioningReport report;
+    try {
+      report = ProvisioningReport.parse(raw[0]);
+    } catch (IllegalArgumentException e) {
+      if (json) {
+        ObjectNode node = Json.object();
+        node.putNull("fields");
+        node.put("raw", raw[0]).put("error", e.getMessage());
+        out.println(Json.write(node));
+      } else {
+        out.println(
+            "unreadable PROVISIONING_REPORT: "
+                + Text.printable(e.getMessage())
+                + "\n  "
+                + Text.printable(raw[0]));
+      }
+      return ExitCode.FOUND.code;
+    }
+    if (json) {
+      ObjectNode node = Json.object();
+      ObjectNode fields = node.putObject("fields");
+      report.fields().forEach(f -> fields.put(f.key(), f.value()));
+      node.put("raw", raw[0]);
+      out.println(Json.write(node));
+    } else {
+      int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
+      report
+          .fields()
+          .forEach(
+              f ->
+                  out.println(
+                      Text.padRight(Text.printable(f.key()), width)
+                          + "  "
+                          + Text.printable(f.value())));
+    }
+    return (report.isSuccess() ? ExitCode.OK : ExitCode.FOUND).code;
+  }
+
+  /**
+   * No report: a run that never finished says so — when it started, the step still open, and for
+   * how long (until the pool's last record); otherwise only that there is none.
+   */
+  private void noReport(List<SpanNode> roots, PrintWriter out) {
+    List<SpanNode> open = SpanForest.unfinished(roots);
+    Instant last = SpanForest.lastTime(roots);
+    String pool = Text.printable(input.describe());
+    if (open.isEmpty()) {
+      out.println(json ? "{\"fields\":null,\"raw\":null}" : "no PROVISIONING_REPORT in " + pool);
+      return;
+    }
+    SpanNode first = open.get(0);
+    SpanNode step = open.get(open.size() - 1);
+    Duration openFor = Duration.between(step.start, last);
+    if (json) {
+      ObjectNode node = Json.object();
+      node.putNull("fields");
+      node.putNull("raw");
+      ObjectNode hung = node.putObject("unfinished");
+      hung.put("started", first.start.toString());
+      hung.put("run", first.name);
+      hung.put("writer", first.writer.name());
+      hung.put("open_step", step.name);
+      hung.put("open_since", step.start.toString());
+      hung.put("open_for_s", Text.millis(openFor) / 1e3);
+      hung.put("last_record", last.toString());
+      out.println(Json.write(node));
+      return;
+    }
+    out.println("provisioning never finished: no PROVISIONING_REPORT in " + pool);
+    out.println(
+        "  started      "
+            + first.start
+            + "  "
+            + Text.printable(first.name)
+            + " ["
+            + first.writer.name()
+            + "]");
+    out.println("  still open   " + Text.printable(step.name) + ", since " + step.start);
+    out.println(
+        openFor.isZero()
+            ? "  open for     unknown: nothing was written after it started"
+            : "  open for     at least "
+                + Text.secondsValue(openFor)
+                + "s (until the pool's last record, "
+                + last
+                + ")");
+  }
+}

@@ -1,0 +1,209 @@
+package dev.kvprov.inspect.cli;
+
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.writers.SpanForest;
+import dev.kvprov.otel.ProvisioningStatus;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp status}: where provisioning is, from the pool and kvprov's markers. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Where provisioning is: not started, running, succeeded or failed.",
+      "",
+      "Running says the step it is at, failed says why. Read from the pool and",
+      "kvprov's markers in /var/lib/kvprov (under --root R: R's). Like cloud-init",
+      "status --long.",
+      "",
+      "--wait follows the pool until there is a verdict, succeeded or failed."
+    },
+    footer = {
+      "",
+      "",
+      "Examples:",
+      "  kvp status",
+      "  kvp status --wait --timeout 10m --json",
+      "  kvp status --root /mnt/rescued-disk"
+    })
+final class StatusCommand implements Callable<Integer> {
+  /** The exit status of a run with no verdict yet. */
+  static final int NO_VERDICT = ExitCode.NO_VERDICT.code;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolOptions input;
+
+  @Option(names = "--json", description = "{status, reason, step, since, report, markers, pool}")
+  boolean json;
+
+  @Option(names = "--wait", description = "Follow the pool until there is a verdict.")
+  boolean waitForVerdict;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = WatchCommand.DurationConverter.class,
+      description = "With --wait: give up after this long (200ms, 30s, 5m, 1h; default: never).")
+  Duration timeout;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      defaultValue = "500ms",
+      converter = WatchCommand.DurationConverter.class,
+      description = "With --wait: how often to look (default: ${DEFAULT-VALUE}).")
+  Duration interval;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (input.hostExport() && waitForVerdict || input.fromStdin() && waitForVerdict) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--wait follows a pool file; stdin and host exports do not change");
+    }
+    if (interval.isZero() || interval.isNegative()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--interval must be longer than 0");
+    }
+    if (timeout != null && !waitForVerdict) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--timeout goes with --wait");
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    Runnable restore = waitForVerdict ? CtrlC.onInterrupt(stop::countDown) : () -> {};
+    long started = System.nanoTime();
+    try {
+      while (true) {
+        ProvisioningStatus verdict = look();
+        if (verdict == null) {
+          return ExitCode.IO.code;
+        }
+        boolean timedOut = timeout != null && System.nanoTime() - started >= timeout.toNanos();
+        if (verdict.decided() || !waitForVerdict || timedOut) {
+          print(verdict);
+          return verdict.exitCode();
+        }
+        long wait = interval.toNanos();
+        if (timeout != null) {
+          wait = Math.min(wait, Math.max(1, timeout.toNanos() - (System.nanoTime() - started)));
+        }
+        if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+          print(look());
+          return NO_VERDICT;
+        }
+      }
+    } finally {
+      restore.run();
+    }
+  }
+
+  /** One look at the pool and the markers; null when the pool cannot be read (said). */
+  private ProvisioningStatus look() {
+    List<String> markers = markers();
+    boolean live = isLive();
+    if (!live && !input.fromStdin() && !input.hostExport() && !exists()) {
+      spec.commandLine()
+          .getErr()
+          .println("kvp status: " + input.describe() + ": no such file or directory");
+      return null;
+    }
+    if (live && ProvisioningStatus.nothingThisBoot(input.path())) {
+      return ProvisioningStatus.notStarted(markers);
+    }
+    List<BootSection> boots = BootSection.read(input, spec);
+    if (boots == null) {
+      return null;
+    }
+    // the last boot decides: an earlier boot's report says nothing of how the last one ended
+    if (boots.isEmpty()) {
+      return ProvisioningStatus.notStarted(markers);
+    }
+    BootSection last = boots.get(boots.size() - 1);
+    List<ProvisioningStatus.OpenSpan> open =
+        SpanForest.unfinished(last.roots()).stream()
+            .map(n -> new ProvisioningStatus.OpenSpan(n.name, n.start))
+            .toList();
+    return ProvisioningStatus.of(last.report(), open, last.alreadyProvisioned(), markers);
+  }
+
+  /** The VM's own pool on the running system: the default, not a file, a disk or an export. */
+  private boolean isLive() {
+    return input.source == null
+        || input.source.file == null && input.source.root == null && input.source.hostXml == null;
+  }
+
+  private boolean exists() {
+    return input.source != null && input.source.root != null
+        ? Files.isDirectory(input.source.root)
+        : Files.exists(input.path());
+  }
+
+  /**
+   * kvprov's markers of this VM (its id as DMI gives it, else as kvprov remembered IMDS's): on the
+   * running system or a rescued disk only; a file or an export copied from elsewhere has none here.
+   */
+  private List<String> markers() {
+    if (!isLive() && input.source.root == null) {
+      return List.of();
+    }
+    Path root =
+        input.source != null && input.source.root != null ? input.source.root : Path.of("/");
+    // on the running system, this VM's only (an image may carry the VM it was captured from);
+    // a rescued disk's are its own VM's
+    Path state = root.resolve("var/lib/kvprov");
+    if (PoolSource.wayOut(root, "var/lib/kvprov").isPresent()) {
+      // on a rescued disk, a link into the rescue machine: its markers are not this VM's (the
+      // link is said once, with the archives below it, which are not read either)
+      return List.of();
+    }
+    return ProvisioningStatus.markers(state, isLive() ? vmId(root, state).value() : null);
+  }
+
+  /**
+   * This VM's id: DMI's; without DMI (a container, systemd-nspawn) the one IMDS gave, which kvprov
+   * remembers in its state directory's {@code vm-id}.
+   */
+  private static dev.kvprov.kvp.VmId vmId(Path root, Path state) {
+    dev.kvprov.kvp.VmId smbios = dev.kvprov.kvp.VmId.read(root);
+    if (smbios.isKnown()) {
+      return smbios;
+    }
+    Path remembered = state.resolve("vm-id");
+    try {
+      if (Files.isRegularFile(remembered, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && Files.size(remembered) < 256) {
+        dev.kvprov.kvp.VmId id =
+            dev.kvprov.kvp.VmId.parse(Files.readString(remembered), remembered.toString());
+        return id.isKnown() ? id : smbios;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // unreadable: as if never remembered
+    }
+    return smbios;
+  }
+
+  private void print(ProvisioningStatus v) {
+    if (v == null) {
+      return;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.write(Json.tree(v.fields(input.describe()))));
+    } else {
+      v.lines(input.describe()).forEach(out::println);
+    }
+    out.flush();
+  }
+}

@@ -1,0 +1,175 @@
+package dev.kvprov.inspect.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.render.Style;
+import dev.kvprov.inspect.spans.BootSection;
+import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
+import dev.kvprov.inspect.writers.SpanNode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvp tree}: the span tree, every writer's. */
+@Command(
+    name = "tree",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The span tree, every writer's: start offset, duration, status per span.",
+      "",
+      "One line per span; failed spans show FAILED and their message, spans that",
+      "started and never finished (a hang, a crash, a reboot) are marked. kvprov",
+      "spans nest by parent id, cloud-init's by their /-joined names, azure-init's",
+      "(which record no parent) by time: a span's parent is the innermost span",
+      "that contains it. Offsets count from the first span."
+    },
+    footer = {"", "", "Examples:", "  kvp tree", "  kvp tree --root /mnt/rescued-disk --json"})
+final class TreeCommand implements Callable<Integer> {
+  private static final int COLUMNS = 80;
+  private static final int NAME_WIDTH = 48;
+  private static final int MESSAGE_LINES = 4;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PoolOptions input;
+
+  @Option(
+      names = "--json",
+      description = "Nested spans: name, writer, start, end, duration_ms, status, children.")
+  boolean json;
+
+  @CommandLine.Mixin BootSection.Choice boots;
+
+  @Override
+  public Integer call() {
+    List<BootSection> all = BootSection.read(input, spec);
+    if (all == null) {
+      return ExitCode.IO.code;
+    }
+    List<BootSection> sections = boots.of(all);
+    boolean headed = sections.size() > 1;
+    PrintWriter out = spec.commandLine().getOut();
+    ArrayNode array = Json.array();
+    Style style = Style.forStdout();
+    for (BootSection section : sections) {
+      List<SpanNode> roots = section.roots();
+      section.forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp tree: " + n));
+      if (json) {
+        for (SpanNode root : roots) {
+          ObjectNode node = array.addObject();
+          if (headed) {
+            node.put("boot", section.number).put("source", section.source.name());
+          }
+          toJson(root, node);
+        }
+        continue;
+      }
+      if (headed) {
+        out.println(style.bold(section.header(all.size())));
+      }
+      Instant origin =
+          roots.stream()
+              .map(n -> n.start)
+              .filter(java.util.Objects::nonNull)
+              .findFirst()
+              .orElse(null);
+      int[] widths = widths(roots, origin);
+      roots.forEach(r -> print(r, 0, origin, widths, out, style));
+    }
+    if (json) {
+      out.println(Json.write(array));
+    }
+    return ExitCode.OK.code;
+  }
+
+  private static void toJson(SpanNode node, ObjectNode out) {
+    out.put("name", node.name).put("writer", node.writer.name());
+    out.put("start", node.start == null ? null : node.start.toString());
+    out.put("end", node.end == null ? null : node.end.toString());
+    Duration d = node.duration();
+    if (d == null) {
+      out.putNull("duration_ms");
+    } else {
+      out.put("duration_ms", Text.millis(d));
+    }
+    out.put("status", node.status);
+    if (!node.message.isEmpty()) {
+      out.put("message", node.message); // a failure's reason: what the reader came for
+    }
+    ArrayNode children = out.putArray("children");
+    node.children.forEach(c -> toJson(c, children.addObject()));
+  }
+
+  /**
+   * The widths of the offset and duration columns: as wide as this tree's widest (a pool of a VM up
+   * for days), at least as an 80-column line has them, so that every line's columns align.
+   */
+  private static int[] widths(List<SpanNode> roots, Instant origin) {
+    int at = 9;
+    int took = 9;
+    java.util.Deque<SpanNode> todo = new java.util.ArrayDeque<>(roots);
+    while (!todo.isEmpty()) {
+      SpanNode node = todo.pop();
+      if (node.start != null && origin != null) {
+        at = Math.max(at, Text.signedSeconds(Duration.between(origin, node.start), 0).length());
+      }
+      if (node.duration() != null) {
+        took = Math.max(took, Text.seconds(node.duration(), 0).length());
+      }
+      todo.addAll(node.children);
+    }
+    return new int[] {at, took};
+  }
+
+  private static void print(
+      SpanNode node, int depth, Instant origin, int[] widths, PrintWriter out, Style style) {
+    String at =
+        node.start == null || origin == null
+            ? Text.padLeft("?", widths[0])
+            : Text.signedSeconds(Duration.between(origin, node.start), widths[0]);
+    Duration d = node.duration();
+    String took = d == null ? " ".repeat(widths[1]) : Text.seconds(d, widths[1]);
+    String head =
+        at
+            + " "
+            + took
+            + "  "
+            + "  ".repeat(depth)
+            + Text.cut(Text.printable(node.name), NAME_WIDTH)
+            + "  ["
+            + node.writer.name()
+            + "] ";
+    String message = Text.printable(node.message);
+    String failed = "FAILED" + (message.isEmpty() ? "" : ": " + message);
+    String status =
+        switch (node.status) {
+          // a span that did not fail but warned (kvprov: an attempt tried again)
+          case "ok" -> message.isEmpty() ? "ok" : style.warn("warning: " + message);
+          case "error" ->
+              style.error(head.length() + failed.length() <= COLUMNS ? failed : "FAILED");
+          default -> style.warn("STARTED, NEVER FINISHED");
+        };
+    out.println(head + status);
+    if (node.status.equals("error") && head.length() + failed.length() > COLUMNS) {
+      // A failure's message is what the reader came for: on lines of its own, under the name,
+      // wrapped at words.
+      int column = widths[0] + widths[1] + 3;
+      String indent = " ".repeat(Math.min(column + 2 * depth, 40));
+      int width = COLUMNS - indent.length();
+      List<String> lines = Text.wrap(message, width, width);
+      for (int i = 0; i < Math.min(lines.size(), MESSAGE_LINES); i++) {
+        boolean cut = i == MESSAGE_LINES - 1 && lines.size() > MESSAGE_LINES;
+        out.println(
+            indent + style.error(cut ? Text.cut(lines.get(i) + " …", width) : lines.get(i)));
+      }
+    }
+    node.children.forEach(c -> print(c, depth + 1, origin, widths, out, style));
+  }
+}

@@ -1,0 +1,157 @@
+package dev.kvprov.inspect.pool;
+
+import dev.kvprov.inspect.writers.Item;
+import dev.kvprov.kvp.IoErrors;
+import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolEntry;
+import dev.kvprov.kvp.PoolVisitor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import picocli.CommandLine;
+
+/**
+ * Reads what a command's {@link PoolOptions} name, source after source, and says on its stderr, in
+ * one line, why an input could not be read.
+ */
+public final class PoolReading {
+  private PoolReading() {}
+
+  /** Receives one source's records, then {@link #finish} once the source has been read. */
+  public interface SourceVisitor extends PoolVisitor {
+    default void finish() {}
+  }
+
+  /**
+   * Streams each source's records to the visitor {@code visitorFor} makes for it, telling {@code
+   * onSource} before each one when there is more than one. On an I/O error, says why on stderr
+   * (naming the command and the input) and returns false: the command exits 3.
+   */
+  public static boolean sources(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Function<PoolSource, ? extends SourceVisitor> visitorFor,
+      Consumer<PoolSource> onSource) {
+    Phases.mark("arguments parsed, command begun");
+    String reading = options.describe();
+    options
+        .notRead()
+        .forEach(why -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + why));
+    try {
+      List<PoolSource> sources = options.sources();
+      for (PoolSource source : sources) {
+        reading = source.name();
+        if (sources.size() > 1) {
+          onSource.accept(source);
+        }
+        Counting visitor = new Counting(visitorFor.apply(source));
+        source.scan(new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES), visitor);
+        visitor.finish();
+        if (visitor.seen == 0) {
+          // Said, so that an empty pool is never mistaken for a command that printed nothing.
+          spec.commandLine()
+              .getErr()
+              .println("kvp " + spec.name() + ": " + reading + ": no records");
+        }
+      }
+      Phases.mark("pool read (and its items handed on, but the last few)");
+      return true;
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why(e));
+      return false;
+    }
+  }
+
+  /**
+   * Streams the logical items to {@code sink}, source by source (pieces are never joined across
+   * sources); otherwise as {@link #sources}.
+   */
+  public static boolean items(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Consumer<Item> sink,
+      Consumer<PoolSource> onSource) {
+    return sources(options, spec, source -> new Items(sink), onSource);
+  }
+
+  /**
+   * Streams the logical items as {@link #items(PoolOptions, CommandLine.Model.CommandSpec,
+   * Consumer, Consumer)} does, made ready by {@code prepare} on every core ({@link InPoolOrder}):
+   * the sink {@code sinkFor} gives for a source (asked before each one, whatever their number) gets
+   * its results in pool order, on this thread, all of them before the next source's {@code
+   * onSource} and sink.
+   */
+  public static <T> boolean items(
+      PoolOptions options,
+      CommandLine.Model.CommandSpec spec,
+      Function<Item, T> prepare,
+      Function<PoolSource, Consumer<T>> sinkFor,
+      Consumer<PoolSource> onSource) {
+    AtomicReference<Consumer<T>> sink = new AtomicReference<>();
+    try (InPoolOrder<T> ready = new InPoolOrder<>(prepare, result -> sink.get().accept(result))) {
+      boolean read =
+          sources(
+              options,
+              spec,
+              source -> {
+                ready.drain(); // the previous source's last items, to its own sink
+                sink.set(sinkFor.apply(source));
+                return Items.deferred(ready::accept);
+              },
+              source -> {
+                ready.drain(); // before the next source's heading
+                onSource.accept(source);
+              });
+      ready.drain();
+      Phases.mark("the last items handed on");
+      return read;
+    }
+  }
+
+  /** {@link #items(PoolOptions, CommandLine.Model.CommandSpec, Consumer, Consumer)}, unmarked. */
+  public static boolean items(
+      PoolOptions options, CommandLine.Model.CommandSpec spec, Consumer<Item> sink) {
+    return items(options, spec, sink, source -> {});
+  }
+
+  /** Why an input could not be read, in a few words (Java's messages are often just the path). */
+  public static String why(IOException e) {
+    return e instanceof InputKind.WrongInput ? e.getMessage() : IoErrors.reason(e);
+  }
+
+  /** A visitor that counts what went by (records and problems) on its way to another. */
+  private static final class Counting implements SourceVisitor {
+    private final SourceVisitor to;
+    int seen;
+
+    Counting(SourceVisitor to) {
+      this.to = to;
+    }
+
+    @Override
+    public void entry(PoolEntry entry) {
+      seen++;
+      to.entry(entry);
+    }
+
+    @Override
+    public void entry(PoolEntry entry, ByteBuffer value) {
+      seen++;
+      to.entry(entry, value);
+    }
+
+    @Override
+    public void problem(KvpProblem problem) {
+      seen++;
+      to.problem(problem);
+    }
+
+    @Override
+    public void finish() {
+      to.finish();
+    }
+  }
+}
