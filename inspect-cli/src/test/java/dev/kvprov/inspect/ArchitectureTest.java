@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -60,4 +61,17 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule noCycles =
       slices().matching("dev.kvprov.inspect.(*)..").should().beFreeOfCycles();
+
+  /**
+   * picocli is the commands' business: below them a part is given plain values (a path, a boot
+   * number), so it can be made and tested without a command line.
+   */
+  @ArchTest
+  static final ArchRule onlyTheCommandsParseArguments =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.kvprov.inspect", "dev.kvprov.inspect.cli..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("picocli..");
 }

@@ -2,7 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * values masked ({@link BundleConfigMask}) and user names replaced when asked: how the agent was
  * told to run is half of most tickets.
  */
-public final class BundleConfig {
+final class BundleConfig {
   /** The most a configuration file may be: a few KiB in practice. */
   static final int MAX_CONFIG_BYTES = 1 << 20;
 
@@ -35,7 +35,7 @@ public final class BundleConfig {
       try (Stream<Path> walk = Files.walk(dir, 4)) {
         walk.filter(f -> f.toString().endsWith(".toml")).sorted().forEach(found::add);
       } catch (IOException e) {
-        manifest.add("not read: " + dir + ": " + PoolReading.why(e));
+        manifest.add("not read: " + dir + ": " + IoErrors.reason(e));
       }
       for (Path file : found) {
         try {
@@ -46,7 +46,7 @@ public final class BundleConfig {
               file.toString());
           any = true;
         } catch (IOException e) {
-          manifest.add("not read: " + file + ": " + PoolReading.why(e));
+          manifest.add("not read: " + file + ": " + IoErrors.reason(e));
         }
       }
     }

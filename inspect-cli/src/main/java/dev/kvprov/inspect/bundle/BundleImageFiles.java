@@ -18,7 +18,7 @@ import java.util.Optional;
  * files are not the ticket's, and a pipe or a device never ends. A file named on the command line
  * is the user's choice, so its links are followed, but it too must be a regular file.
  */
-public final class BundleImageFiles {
+final class BundleImageFiles {
   /** The most one file may add: pools are a few MiB. */
   public static final int MAX_FILE_BYTES = 64 << 20;
 

@@ -2,7 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Reader;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * pipe, so a journal of any size is never held; a {@code journalctl} that does not end (a damaged
  * journal) is stopped after {@code wait}, and what it wrote until then is kept.
  */
-public final class BundleJournal {
+final class BundleJournal {
   /** Where a distribution puts it; only these, never the PATH, which the caller controls. */
   private static final List<String> PLACES = List.of("/usr/bin/journalctl", "/bin/journalctl");
 
@@ -86,7 +86,7 @@ public final class BundleJournal {
       Files.delete(captured);
       files.add("journal/kvprov.service.txt", spool, String.join(" ", command));
     } catch (IOException e) {
-      manifest.add("no journal: " + PoolReading.why(e));
+      manifest.add("no journal: " + IoErrors.reason(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       manifest.add("no journal: interrupted");

@@ -2,7 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * marker ({@code <vm id>.provisioned}, {@code .ready}) was written, from the file system. Never a
  * file's contents: the provisioning media and custom data may be kept there.
  */
-public final class BundleMarkers {
+final class BundleMarkers {
   private BundleMarkers() {}
 
   public static void add(Path root, BundleUsers users, BundleFiles files) {
@@ -42,7 +42,7 @@ public final class BundleMarkers {
       files.add(
           "state/markers.txt", users.redact(listing.toString()).getBytes(UTF_8), state.toString());
     } catch (IOException e) {
-      manifest.add("not read: " + state + ": " + PoolReading.why(e));
+      manifest.add("not read: " + state + ": " + IoErrors.reason(e));
     }
   }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  *     archived boot
  * @param pool its pool number, or -1 when its name gives none (a file named on the command line)
  */
-public record BundlePool(Path file, String name, int pool) {
+record BundlePool(Path file, String name, int pool) {
   boolean archived() {
     return name.startsWith("pools/archive/");
   }

@@ -2,7 +2,7 @@ package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.PoolSource;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * names replaced (record by record for a pool, line by line for a host-side export). A pool that
  * grows while it is read is cut off at the same cap as was checked before it was taken.
  */
-public final class BundlePoolCopy {
+final class BundlePoolCopy {
   private BundlePoolCopy() {}
 
   public static void copy(
@@ -44,7 +44,7 @@ public final class BundlePoolCopy {
       }
       files.add(pool.name(), spool, pool.file().toString());
     } catch (IOException e) {
-      files.manifest().add("not read: " + pool.file() + ": " + PoolReading.why(e));
+      files.manifest().add("not read: " + pool.file() + ": " + PoolSource.why(e));
     }
   }
 

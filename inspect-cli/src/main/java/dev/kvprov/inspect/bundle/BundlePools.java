@@ -1,7 +1,6 @@
 package dev.kvprov.inspect.bundle;
 
 import dev.kvprov.inspect.pool.InputKind;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.kvp.PoolArchive;
 import java.io.IOException;
@@ -25,7 +24,7 @@ import java.util.regex.Pattern;
  * @param onDiskForCommands the files of the pool {@code kvp}'s commands read under the root, its
  *     archives and itself: when all are taken, they can read the root itself
  */
-public record BundlePools(List<BundlePool> taken, int found, int onDiskForCommands) {
+record BundlePools(List<BundlePool> taken, int found, int onDiskForCommands) {
   /**
    * Archives taken of each pool unless all are asked for: kvprov itself keeps the newest five, so
    * this is every boot kvprov left; more are there only when something else put them there.
@@ -87,7 +86,7 @@ public record BundlePools(List<BundlePool> taken, int found, int onDiskForComman
               }
             }
           } catch (IOException e) {
-            manifest.add("not read: " + archives + ": " + PoolReading.why(e));
+            manifest.add("not read: " + archives + ": " + PoolSource.why(e));
           }
         }
       }
@@ -109,7 +108,7 @@ public record BundlePools(List<BundlePool> taken, int found, int onDiskForComman
                 (archived ? "pools/archive/" : "pools/") + file.getFileName(),
                 poolNumber(file.getFileName().toString())));
       } catch (IOException e) {
-        manifest.add("not read: " + file + ": " + PoolReading.why(e));
+        manifest.add("not read: " + file + ": " + PoolSource.why(e));
       }
     }
     return new BundlePools(taken, files.size(), onDisk);

@@ -1,7 +1,6 @@
 package dev.kvprov.inspect.bundle;
 
 import dev.kvprov.inspect.pool.Items;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.writers.AzureInitDiagWriter;
 import dev.kvprov.inspect.writers.DiagKey;
@@ -20,7 +19,7 @@ import java.util.List;
  * The user names a bundle replaces, or none when {@code --redact-users} is not given. Every name is
  * learned before anything is written, so that one user is the same hash in every file.
  */
-public final class BundleUsers {
+final class BundleUsers {
   private final UserNames names;
   private final boolean redacting;
 
@@ -52,7 +51,7 @@ public final class BundleUsers {
             "not read: "
                 + passwd
                 + ": "
-                + PoolReading.why(e)
+                + PoolSource.why(e)
                 + " (names taken from the pools only)");
       }
     }
@@ -86,7 +85,7 @@ public final class BundleUsers {
             });
         items.finish();
       } catch (IOException e) {
-        manifest.add("not read for user names: " + pool.file() + ": " + PoolReading.why(e));
+        manifest.add("not read for user names: " + pool.file() + ": " + PoolSource.why(e));
       }
     }
     manifest.add("user names replaced by hashes: " + names.size());

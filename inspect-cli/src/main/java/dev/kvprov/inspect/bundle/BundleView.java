@@ -19,7 +19,7 @@ import java.util.Optional;
  *     may read
  * @param view the view's directory, standing for {@code root} in what the commands say
  */
-public record BundleView(List<String> options, Optional<Path> view, Path root) {
+record BundleView(List<String> options, Optional<Path> view, Path root) {
   /**
    * The most pool bytes the commands are given between the pool and its archives: a tree of six 60
    * MiB pools took 380 MB of memory, one of 64 MiB takes under 100.

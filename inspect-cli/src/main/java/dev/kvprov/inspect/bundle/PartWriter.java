@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
  * replaced, colours taken out) and written out at once, up to {@code cap} bytes; past it, one note
  * that it was cut. A command's output of any length is so never held whole.
  */
-public final class PartWriter extends Writer {
+final class PartWriter extends Writer {
   /** A line longer than this (a page's inline data) is passed on in pieces. */
   private static final int MAX_LINE_CHARS = 1 << 20;
 

@@ -3,8 +3,6 @@ package dev.kvprov.inspect.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.kvprov.inspect.pool.CappedInput;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;

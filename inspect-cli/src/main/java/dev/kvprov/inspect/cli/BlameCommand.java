@@ -2,11 +2,9 @@ package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
-import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.inspect.writers.SpanNode;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -44,7 +42,7 @@ final class BlameCommand implements Callable<Integer> {
       description = "Show the N longest (default: ${DEFAULT-VALUE}).")
   int top;
 
-  @CommandLine.Mixin BootSection.Choice boots;
+  @CommandLine.Mixin BootChoice boots;
 
   @Option(names = "--json", description = "[{name, writer, duration_ms, self_ms, unfinished}]")
   boolean json;
@@ -59,7 +57,7 @@ final class BlameCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<BootSection> all = BootSection.read(input, spec);
+    List<BootSection> all = PoolReading.boots(input, spec);
     if (all == null) {
       return ExitCode.IO.code;
     }
@@ -69,9 +67,8 @@ final class BlameCommand implements Callable<Integer> {
     ArrayNode array = Json.array();
     for (BootSection section : sections) {
       List<Row> rows = new ArrayList<>();
-      List<SpanNode> roots = section.roots();
-      Instant last = SpanForest.lastTime(roots);
-      roots.forEach(root -> collect(root, last, rows));
+      Instant last = section.lastTime();
+      section.roots().forEach(root -> collect(root, last, rows));
       section.forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp blame: " + n));
       rows.sort(Comparator.comparing(Row::total).reversed());
       List<Row> shown = rows.subList(0, Math.min(Math.max(top, 0), rows.size()));

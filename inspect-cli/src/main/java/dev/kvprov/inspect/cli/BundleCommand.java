@@ -1,19 +1,7 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.bundle.BundleConfig;
-import dev.kvprov.inspect.bundle.BundleFiles;
+import dev.kvprov.inspect.bundle.Bundle;
 import dev.kvprov.inspect.bundle.BundleInput;
-import dev.kvprov.inspect.bundle.BundleJournal;
-import dev.kvprov.inspect.bundle.BundleManifest;
-import dev.kvprov.inspect.bundle.BundleMarkers;
-import dev.kvprov.inspect.bundle.BundlePool;
-import dev.kvprov.inspect.bundle.BundlePoolCopy;
-import dev.kvprov.inspect.bundle.BundlePools;
-import dev.kvprov.inspect.bundle.BundleUsers;
-import dev.kvprov.inspect.bundle.BundleView;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
-import dev.kvprov.inspect.pool.PoolSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,9 +62,7 @@ final class BundleCommand implements Callable<Integer> {
   @Option(
       names = "--all-archives",
       description =
-          "Every archived boot, not only the newest "
-              + BundlePools.NEWEST_ARCHIVES
-              + " of each pool.")
+          "Every archived boot, not only the newest " + Bundle.NEWEST_ARCHIVES + " of each pool.")
   boolean allArchives;
 
   @Override
@@ -83,39 +71,17 @@ final class BundleCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "it bundles files; give it the pool, not stdin");
     }
-    BundleInput what = bundleInput();
-    BundleManifest manifest = new BundleManifest();
-    BundlePools pools = BundlePools.of(what, allArchives, manifest);
-    if (what.underRoot() && pools.found() == 0) {
-      Path root = what.root();
-      spec.commandLine()
-          .getErr()
-          .println(
-              "kvp bundle: nothing to bundle under "
-                  + root
-                  + ": no pool in "
-                  + root.resolve("var/lib/hyperv")
-                  + " (.kvp_pool_0 to .kvp_pool_3) and "
-                  + PoolSource.unreadableArchives(root)
-                      .orElse(
-                          "no archive in "
-                              + root.resolve("var/lib/kvprov/kvp-archive")
-                              + "; is "
-                              + root
-                              + " a mounted OS disk?"));
+    Bundle bundle = Bundle.of(bundleInput(), allArchives);
+    Optional<String> nothing = bundle.nothing();
+    if (nothing.isPresent()) {
+      spec.commandLine().getErr().println("kvp bundle: " + nothing.get());
       return ExitCode.IO.code;
     }
     Path target = target();
-    // every name is learned before anything is written: one user, one hash, in every file
-    BundleUsers users =
-        redactUsers ? BundleUsers.learned(what, pools.taken(), manifest) : BundleUsers.kept();
     PrintWriter out = spec.commandLine().getOut();
     int written;
-    try (BundleFiles files = BundleFiles.to(target, manifest)) {
-      parts(what, pools, users, files);
-      manifest.lines().forEach(out::println);
-      files.finish();
-      written = files.files();
+    try {
+      written = bundle.write(target, redactUsers, BundleCommand::kvp, out);
     } catch (IOException e) {
       spec.commandLine()
           .getErr()
@@ -126,22 +92,13 @@ final class BundleCommand implements Callable<Integer> {
     return ExitCode.OK.code;
   }
 
-  /** The parts, in the order the manifest says them: the pools first, the machine's state last. */
-  private static void parts(
-      BundleInput what, BundlePools pools, BundleUsers users, BundleFiles files)
-      throws IOException {
-    for (BundlePool pool : pools.taken()) {
-      BundlePoolCopy.copy(pool, what, users, files);
-    }
-    new BundleKvpFiles(BundleView.of(what, pools, files), users, files).add();
-    if (what.given()) {
-      // a file or an export copied from a VM: this machine's state is not that VM's
-      files.manifest().add("not taken: configuration, markers and journal (the input is a file)");
-    } else {
-      BundleConfig.add(what.root(), users, files);
-      BundleMarkers.add(what.root(), users, files);
-      BundleJournal.installed().add(what, users, files);
-    }
+  /** kvp's own commands, run in this JVM for the bundle's {@code kvp/} files. */
+  private static int kvp(List<String> args, PrintWriter out, PrintWriter err) {
+    String[] argv = args.toArray(String[]::new);
+    CommandLine cli = KvpCommand.commandLine(argv);
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(argv);
   }
 
   /** What the options name, as the parts ask it. */

@@ -1,8 +1,6 @@
 package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.pool.InputKind;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;

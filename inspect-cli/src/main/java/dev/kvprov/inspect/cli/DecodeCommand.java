@@ -1,7 +1,5 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Item;

@@ -5,9 +5,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.inspect.pool.Items;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Writer;
@@ -102,7 +101,7 @@ final class DoctorCommand implements Callable<Integer> {
   }
 
   /** Checks one pool file or export as it is read; its record count goes into {@code records}. */
-  private PoolReading.SourceVisitor check(
+  private SourceVisitor check(
       PoolSource part, List<Finding> findings, Map<String, Integer> records) {
     String source = part.name();
     Map<String, Integer> keysFolded = new HashMap<>();
@@ -158,7 +157,7 @@ final class DoctorCommand implements Callable<Integer> {
             add.accept(f.finding());
           }
         };
-    return new PoolReading.SourceVisitor() {
+    return new SourceVisitor() {
       @Override
       public void problem(KvpProblem p) {
         Finding finding =

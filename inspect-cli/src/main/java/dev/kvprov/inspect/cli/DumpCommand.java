@@ -1,7 +1,6 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
@@ -43,7 +42,7 @@ final class DumpCommand implements Callable<Integer> {
             input,
             spec,
             source ->
-                new PoolReading.SourceVisitor() {
+                new SourceVisitor() {
                   @Override
                   public void entry(PoolEntry entry) {
                     out.println(Text.printable(entry.key()) + "=" + Text.printable(entry.value()));

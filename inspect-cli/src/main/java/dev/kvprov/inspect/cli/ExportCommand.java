@@ -2,8 +2,6 @@ package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.render.ExportedSpans;
 import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.otel.NetworkErrors;

@@ -1,9 +1,8 @@
 package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.render.EventJson;
 import dev.kvprov.inspect.render.ItemLine;
 import dev.kvprov.inspect.render.Style;
@@ -189,7 +188,7 @@ final class ListCommand implements Callable<Integer> {
             input,
             spec,
             part ->
-                new PoolReading.SourceVisitor() {
+                new SourceVisitor() {
                   final List<String> pending = new ArrayList<>();
 
                   @Override

@@ -1,11 +1,9 @@
 package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
-import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.inspect.writers.SpanNode;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.PrintWriter;
@@ -39,7 +37,7 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    List<BootSection> boots = BootSection.read(input, spec);
+    List<BootSection> boots = PoolReading.boots(input, spec);
     if (boots == null) {
       return ExitCode.IO.code;
     }
@@ -47,7 +45,7 @@ final class ReportCommand implements Callable<Integer> {
     BootSection last = boots.isEmpty() ? null : boots.get(boots.size() - 1);
     String[] raw = {last == null ? null : last.report()};
     if (raw[0] == null) {
-      noReport(last == null ? List.of() : last.roots(), out);
+      noReport(last, out);
       return ExitCode.FOUND.code;
     }
     ProvisioningReport report;
@@ -92,9 +90,8 @@ final class ReportCommand implements Callable<Integer> {
    * No report: a run that never finished says so — when it started, the step still open, and for
    * how long (until the pool's last record); otherwise only that there is none.
    */
-  private void noReport(List<SpanNode> roots, PrintWriter out) {
-    List<SpanNode> open = SpanForest.unfinished(roots);
-    Instant last = SpanForest.lastTime(roots);
+  private void noReport(BootSection boot, PrintWriter out) {
+    List<SpanNode> open = boot == null ? List.of() : boot.unfinished();
     String pool = Text.printable(input.describe());
     if (open.isEmpty()) {
       out.println(json ? "{\"fields\":null,\"raw\":null}" : "no PROVISIONING_REPORT in " + pool);
@@ -102,6 +99,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     SpanNode first = open.get(0);
     SpanNode step = open.get(open.size() - 1);
+    Instant last = boot.lastTime();
     Duration openFor = Duration.between(step.start, last);
     if (json) {
       ObjectNode node = Json.object();

@@ -1,10 +1,8 @@
 package dev.kvprov.inspect.cli;
 
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
-import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.otel.ProvisioningStatus;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -122,7 +120,7 @@ final class StatusCommand implements Callable<Integer> {
     if (live && ProvisioningStatus.nothingThisBoot(input.path())) {
       return ProvisioningStatus.notStarted(markers);
     }
-    List<BootSection> boots = BootSection.read(input, spec);
+    List<BootSection> boots = PoolReading.boots(input, spec);
     if (boots == null) {
       return null;
     }
@@ -132,7 +130,7 @@ final class StatusCommand implements Callable<Integer> {
     }
     BootSection last = boots.get(boots.size() - 1);
     List<ProvisioningStatus.OpenSpan> open =
-        SpanForest.unfinished(last.roots()).stream()
+        last.unfinished().stream()
             .map(n -> new ProvisioningStatus.OpenSpan(n.name, n.start))
             .toList();
     return ProvisioningStatus.of(last.report(), open, last.alreadyProvisioned(), markers);

@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.render.TimelinePage;
 import dev.kvprov.inspect.render.TraceEvents;
 import dev.kvprov.inspect.spans.BootSection;
@@ -73,7 +72,7 @@ final class TimelineCommand implements Callable<Integer> {
           "Also write Chrome/Perfetto trace events (JSON) to FILE: open it in ui.perfetto.dev.")
   Path traceEvent;
 
-  @CommandLine.Mixin BootSection.Choice boots;
+  @CommandLine.Mixin BootChoice boots;
 
   @Option(
       names = "--boot-time",
@@ -84,7 +83,7 @@ final class TimelineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<BootSection> all = BootSection.read(input, spec);
+    List<BootSection> all = PoolReading.boots(input, spec);
     if (all == null) {
       return ExitCode.IO.code;
     }

@@ -2,7 +2,6 @@ package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
@@ -45,11 +44,11 @@ final class TreeCommand implements Callable<Integer> {
       description = "Nested spans: name, writer, start, end, duration_ms, status, children.")
   boolean json;
 
-  @CommandLine.Mixin BootSection.Choice boots;
+  @CommandLine.Mixin BootChoice boots;
 
   @Override
   public Integer call() {
-    List<BootSection> all = BootSection.read(input, spec);
+    List<BootSection> all = PoolReading.boots(input, spec);
     if (all == null) {
       return ExitCode.IO.code;
     }

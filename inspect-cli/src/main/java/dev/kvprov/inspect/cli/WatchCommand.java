@@ -2,8 +2,6 @@ package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.cli.ItemLedger.Sighting;
 import dev.kvprov.inspect.cli.ItemLedger.State;
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.render.ItemLine;
 import dev.kvprov.inspect.render.Style;

@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * pieces and cloud-init's {@code msg_i} chunks are held only until their group is complete, so a
  * pool of any size is read in near-constant memory.
  */
-public final class Items implements PoolReading.SourceVisitor {
+public final class Items implements SourceVisitor {
 
   /** Items in pool order, each still to be put together (on whichever thread asks). */
   private final Later sink;

@@ -2,6 +2,7 @@ package dev.kvprov.inspect.pool;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.PoolArchive;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolVisitor;
@@ -52,7 +53,7 @@ public record PoolSource(String name, Kind kind, Path path) {
   public static final long MAX_STDIN_BYTES = 512L << 20;
 
   /** A pool on stdin. */
-  static PoolSource stdinPool() {
+  public static PoolSource stdinPool() {
     return new PoolSource("stdin", Kind.STDIN_POOL, null);
   }
 
@@ -64,7 +65,7 @@ public record PoolSource(String name, Kind kind, Path path) {
   }
 
   /** A pool file: live (locked while read) when named as Hyper-V names its pools, on Linux. */
-  static PoolSource poolFile(Path path) {
+  public static PoolSource poolFile(Path path) {
     boolean live =
         LIVE_POOL.matcher(path.getFileName().toString()).matches()
             && System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
@@ -82,7 +83,7 @@ public record PoolSource(String name, Kind kind, Path path) {
    *
    * @throws InputKind.WrongInput when links out of the root leave nothing to read
    */
-  static List<PoolSource> rescuedDisk(Path root, int pool) throws IOException {
+  public static List<PoolSource> rescuedDisk(Path root, int pool) throws IOException {
     List<PoolSource> sources = new ArrayList<>();
     if (unreadableArchives(root).isEmpty()) {
       for (Path copy : PoolArchive.copies(root.resolve(ARCHIVE_UNDER_ROOT), pool)) {
@@ -137,8 +138,7 @@ public record PoolSource(String name, Kind kind, Path path) {
     try {
       return WayOut.find(root, relative).map(w -> w.describe(root) + ": not read");
     } catch (IOException e) {
-      return java.util.Optional.of(
-          root.resolve(relative) + ": " + PoolReading.why(e) + ": not read");
+      return java.util.Optional.of(root.resolve(relative) + ": " + why(e) + ": not read");
     }
   }
 
@@ -233,7 +233,7 @@ public record PoolSource(String name, Kind kind, Path path) {
    *
    * @throws IOException saying what it is instead, in one line
    */
-  static void requireChangeablePool(Path path) throws IOException {
+  public static void requireChangeablePool(Path path) throws IOException {
     requireRegularFile(path);
     InputKind kind;
     try {
@@ -327,5 +327,10 @@ public record PoolSource(String name, Kind kind, Path path) {
     in.reset();
     in.skipNBytes(skip);
     return new InputStreamReader(in, charset);
+  }
+
+  /** Why an input could not be read, in a few words (Java's messages are often just the path). */
+  public static String why(IOException e) {
+    return e instanceof InputKind.WrongInput ? e.getMessage() : IoErrors.reason(e);
   }
 }

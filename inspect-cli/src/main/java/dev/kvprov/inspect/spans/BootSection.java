@@ -1,7 +1,5 @@
 package dev.kvprov.inspect.spans;
 
-import dev.kvprov.inspect.pool.PoolOptions;
-import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Item;
@@ -16,9 +14,6 @@ import dev.kvprov.otel.ProvisioningStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import picocli.CommandLine;
-import picocli.CommandLine.Option;
 
 /**
  * One boot as a pool file holds it: with {@code --root}, every archive of an earlier boot and the
@@ -41,16 +36,24 @@ public final class BootSection {
 
   private boolean alreadyProvisioned;
 
-  /** An item and what its writer made of it, worked out on any core by this section's passes. */
-  private record Read(Item item, ItemReader.Ready read) {}
+  /** An item and what its writer made of it, worked out on any core by a section's passes. */
+  public static final class Prepared {
+    private final Item item;
+    private final ItemReader.Ready read;
 
-  private Read read(Item item) {
-    return new Read(item, passes.read(item));
+    private Prepared(Item item, ItemReader.Ready read) {
+      this.item = item;
+      this.read = read;
+    }
   }
 
-  private void add(Read read) {
-    Item item = read.item();
-    events.add(read.read()); // and its spans: the forest shares the passes
+  private Prepared read(Item item) {
+    return new Prepared(item, passes.read(item));
+  }
+
+  private void add(Prepared read) {
+    Item item = read.item;
+    events.add(read.read); // and its spans: the forest shares the passes
     if (item.writer() == Writers.REPORT) {
       report = item.value();
     } else if (item.writer() == Writers.KVPROV
@@ -67,6 +70,16 @@ public final class BootSection {
   /** Whether kvprov found the VM provisioned and reported Ready on an earlier boot. */
   public boolean alreadyProvisioned() {
     return alreadyProvisioned;
+  }
+
+  /** The spans that started and never ended, outermost first. */
+  public List<SpanNode> unfinished() {
+    return SpanForest.unfinished(roots());
+  }
+
+  /** When the boot's last span ended or last event happened: where an unfinished one stands. */
+  public Instant lastTime() {
+    return SpanForest.lastTime(roots());
   }
 
   /** The spans, once every item is in. */
@@ -127,7 +140,7 @@ public final class BootSection {
         return "an unreadable PROVISIONING_REPORT";
       }
     }
-    List<SpanNode> open = SpanForest.unfinished(roots());
+    List<SpanNode> open = unfinished();
     if (!open.isEmpty()) {
       return "NEVER FINISHED: " + open.get(open.size() - 1).name;
     }
@@ -155,71 +168,30 @@ public final class BootSection {
   }
 
   /**
-   * Reads what the options name, one section per source, oldest boot first.
-   *
-   * @return null when an input could not be read (said on stderr)
+   * Sections being filled as a reading hands items on: one per source, oldest boot first. Items are
+   * put together and {@link #read} on every core; each boot takes its own, in order. An item is
+   * read only after its source's section is made (a reading hands a source's items on only after it
+   * asks for that source's sink), so the section being filled is the item's.
    */
-  public static List<BootSection> read(PoolOptions input, CommandLine.Model.CommandSpec spec) {
-    List<BootSection> sections = new ArrayList<>();
-    // Items are put together and read on every core; each boot takes its own, in order. An item
-    // is read only after its source's section is made (PoolReading hands a source's items on
-    // only after it asks for that source's sink), so the section being filled is the item's.
-    java.util.concurrent.atomic.AtomicReference<BootSection> filling =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    boolean read =
-        PoolReading.items(
-            input,
-            spec,
-            item -> filling.get().read(item),
-            source -> {
-              BootSection section = new BootSection(sections.size() + 1, source);
-              sections.add(section);
-              filling.set(section);
-              return section::add;
-            },
-            source -> {});
-    return read ? sections : null;
-  }
+  public static final class Filling {
+    private final List<BootSection> sections = new ArrayList<>();
+    private volatile BootSection filling;
 
-  /** {@code --boot}: which boots a command shows. */
-  public static final class Choice {
-    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
-    CommandLine.Model.CommandSpec mixee;
-
-    private String boot = "all";
-
-    @Option(
-        names = "--boot",
-        paramLabel = "N",
-        description =
-            "Which boot, with --root: N (1 is the oldest archive), latest, or all (default).")
-    void boot(String boot) {
-      String b = boot.toLowerCase(Locale.ROOT);
-      if (!b.equals("all") && !b.equals("latest") && !b.matches("[1-9][0-9]{0,4}")) {
-        throw new CommandLine.ParameterException(
-            mixee.commandLine(), "--boot is a number from 1, latest or all; not " + boot);
-      }
-      this.boot = b;
+    /** What the section being filled makes of an item: on any core. */
+    public Prepared read(Item item) {
+      return filling.read(item);
     }
 
-    /** The sections chosen; a number past the last is said as a usage error. */
-    public List<BootSection> of(List<BootSection> sections) {
-      if (boot.equals("all") || sections.isEmpty()) {
-        return sections;
-      }
-      if (boot.equals("latest")) {
-        return List.of(sections.get(sections.size() - 1));
-      }
-      int n = Integer.parseInt(boot);
-      if (n > sections.size()) {
-        throw new CommandLine.ParameterException(
-            mixee.commandLine(),
-            "--boot "
-                + n
-                + ": there "
-                + (sections.size() == 1 ? "is 1 boot" : "are " + sections.size() + " boots"));
-      }
-      return List.of(sections.get(n - 1));
+    /** A new section for {@code source}, and where its prepared items go, in pool order. */
+    public java.util.function.Consumer<Prepared> next(PoolSource source) {
+      BootSection section = new BootSection(sections.size() + 1, source);
+      sections.add(section);
+      filling = section;
+      return section::add;
+    }
+
+    public List<BootSection> sections() {
+      return sections;
     }
   }
 }

@@ -1,11 +1,10 @@
-package dev.kvprov.inspect.cli;
+package dev.kvprov.inspect.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.inspect.TestBundle;
-import dev.kvprov.inspect.bundle.BundleUsers;
-import dev.kvprov.inspect.bundle.BundleView;
+import dev.kvprov.inspect.cli.KvpCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class BundleKvpFilesTest {
   @TempDir Path dir;
@@ -24,7 +24,7 @@ class BundleKvpFilesTest {
 
     Map<String, String> files;
     try (TestBundle bundle = new TestBundle(dir)) {
-      new BundleKvpFiles(view, BundleUsers.kept(), bundle.files).add();
+      new BundleKvpFiles(view, BundleKvpFilesTest::kvp, BundleUsers.kept(), bundle.files).add();
       files = bundle.finish();
     }
 
@@ -51,12 +51,24 @@ class BundleKvpFilesTest {
     Map<String, String> files;
     try (TestBundle bundle = new TestBundle(dir)) {
       new BundleKvpFiles(
-              new BundleView(List.of(), Optional.empty(), dir), BundleUsers.kept(), bundle.files)
+              new BundleView(List.of(), Optional.empty(), dir),
+              BundleKvpFilesTest::kvp,
+              BundleUsers.kept(),
+              bundle.files)
           .add();
       files = bundle.finish();
     }
 
     assertThat(files.get("MANIFEST.txt"))
         .isEqualTo("not made: kvp/ (the input is more than 64 MiB: more than a pool holds)\n");
+  }
+
+  /** kvp's commands as the bundle command runs them. */
+  private static int kvp(List<String> args, java.io.PrintWriter out, java.io.PrintWriter err) {
+    String[] argv = args.toArray(String[]::new);
+    CommandLine cli = KvpCommand.commandLine(argv);
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(argv);
   }
 }

@@ -1,13 +1,8 @@
-package dev.kvprov.inspect.cli;
+package dev.kvprov.inspect.bundle;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.kvprov.inspect.bundle.BundleFiles;
-import dev.kvprov.inspect.bundle.BundleImageFiles;
-import dev.kvprov.inspect.bundle.BundleUsers;
-import dev.kvprov.inspect.bundle.BundleView;
-import dev.kvprov.inspect.bundle.PartWriter;
-import dev.kvprov.inspect.pool.PoolReading;
+import dev.kvprov.kvp.IoErrors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -17,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 
 /**
  * The bundle's {@code kvp/} files: what {@code kvp}'s own commands say of the bundled input, run in
@@ -36,11 +30,13 @@ final class BundleKvpFiles {
           List.of("timeline"));
 
   private final BundleView view;
+  private final KvpCommands kvp;
   private final BundleUsers users;
   private final BundleFiles files;
 
-  BundleKvpFiles(BundleView view, BundleUsers users, BundleFiles files) {
+  BundleKvpFiles(BundleView view, KvpCommands kvp, BundleUsers users, BundleFiles files) {
     this.view = view;
+    this.kvp = kvp;
     this.users = users;
     this.files = files;
   }
@@ -78,10 +74,7 @@ final class BundleKvpFiles {
         PrintWriter stdout = new PrintWriter(text, true);
         PrintWriter stderr =
             new PrintWriter(new PartWriter(errFile, this::plain, BundleFiles.MAX_PART_BYTES), true);
-        CommandLine cli = KvpCommand.commandLine(args.toArray(String[]::new));
-        cli.setOut(stdout);
-        cli.setErr(stderr);
-        exit = cli.execute(args.toArray(String[]::new));
+        exit = kvp.run(args, stdout, stderr);
         stdout.close();
         stderr.close();
         cut = text.cut();
@@ -93,7 +86,7 @@ final class BundleKvpFiles {
       }
       files.add("kvp/" + name, spool, "kvp " + String.join(" ", command) + (cut ? ", cut" : ""));
     } catch (IOException e) {
-      files.manifest().add("not made: kvp/" + name + ": " + PoolReading.why(e));
+      files.manifest().add("not made: kvp/" + name + ": " + IoErrors.reason(e));
     }
   }
 
@@ -102,10 +95,8 @@ final class BundleKvpFiles {
       Path page = files.work("timeline.html");
       List<String> args = new ArrayList<>(List.of("timeline", "--html", page.toString()));
       args.addAll(view.options());
-      CommandLine cli = KvpCommand.commandLine(args.toArray(String[]::new));
-      cli.setOut(new PrintWriter(Writer.nullWriter()));
-      cli.setErr(new PrintWriter(Writer.nullWriter()));
-      if (cli.execute(args.toArray(String[]::new)) == ExitCode.OK.code) {
+      PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
+      if (kvp.run(args, nowhere, nowhere) == KvpCommands.SUCCEEDED) {
         Path spool = files.work("part");
         try (Reader in = Files.newBufferedReader(page, UTF_8);
             OutputStream file = Files.newOutputStream(spool);
@@ -117,7 +108,7 @@ final class BundleKvpFiles {
         files.manifest().add("not made: the timeline page (kvp timeline --html failed)");
       }
     } catch (IOException e) {
-      files.manifest().add("not made: the timeline page: " + PoolReading.why(e));
+      files.manifest().add("not made: the timeline page: " + IoErrors.reason(e));
     }
   }
 

@@ -1,5 +1,7 @@
-package dev.kvprov.inspect.pool;
+package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.pool.PoolSource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,14 +1,18 @@
-package dev.kvprov.inspect.pool;
+package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.CappedInput;
+import dev.kvprov.inspect.pool.Items;
+import dev.kvprov.inspect.pool.Phases;
+import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.pool.PreparedItems;
+import dev.kvprov.inspect.pool.SourceVisitor;
+import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.writers.Item;
-import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.KvpProblem;
 import dev.kvprov.kvp.PoolEntry;
-import dev.kvprov.kvp.PoolVisitor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -17,20 +21,15 @@ import picocli.CommandLine;
  * Reads what a command's {@link PoolOptions} name, source after source, and says on its stderr, in
  * one line, why an input could not be read.
  */
-public final class PoolReading {
+final class PoolReading {
   private PoolReading() {}
-
-  /** Receives one source's records, then {@link #finish} once the source has been read. */
-  public interface SourceVisitor extends PoolVisitor {
-    default void finish() {}
-  }
 
   /**
    * Streams each source's records to the visitor {@code visitorFor} makes for it, telling {@code
    * onSource} before each one when there is more than one. On an I/O error, says why on stderr
    * (naming the command and the input) and returns false: the command exits 3.
    */
-  public static boolean sources(
+  static boolean sources(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Function<PoolSource, ? extends SourceVisitor> visitorFor,
@@ -69,7 +68,7 @@ public final class PoolReading {
    * Streams the logical items to {@code sink}, source by source (pieces are never joined across
    * sources); otherwise as {@link #sources}.
    */
-  public static boolean items(
+  static boolean items(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Consumer<Item> sink,
@@ -84,23 +83,18 @@ public final class PoolReading {
    * its results in pool order, on this thread, all of them before the next source's {@code
    * onSource} and sink.
    */
-  public static <T> boolean items(
+  static <T> boolean items(
       PoolOptions options,
       CommandLine.Model.CommandSpec spec,
       Function<Item, T> prepare,
       Function<PoolSource, Consumer<T>> sinkFor,
       Consumer<PoolSource> onSource) {
-    AtomicReference<Consumer<T>> sink = new AtomicReference<>();
-    try (InPoolOrder<T> ready = new InPoolOrder<>(prepare, result -> sink.get().accept(result))) {
+    try (PreparedItems<T> ready = new PreparedItems<>(prepare)) {
       boolean read =
           sources(
               options,
               spec,
-              source -> {
-                ready.drain(); // the previous source's last items, to its own sink
-                sink.set(sinkFor.apply(source));
-                return Items.deferred(ready::accept);
-              },
+              source -> ready.next(sinkFor.apply(source)),
               source -> {
                 ready.drain(); // before the next source's heading
                 onSource.accept(source);
@@ -112,14 +106,24 @@ public final class PoolReading {
   }
 
   /** {@link #items(PoolOptions, CommandLine.Model.CommandSpec, Consumer, Consumer)}, unmarked. */
-  public static boolean items(
+  static boolean items(
       PoolOptions options, CommandLine.Model.CommandSpec spec, Consumer<Item> sink) {
     return items(options, spec, sink, source -> {});
   }
 
-  /** Why an input could not be read, in a few words (Java's messages are often just the path). */
-  public static String why(IOException e) {
-    return e instanceof InputKind.WrongInput ? e.getMessage() : IoErrors.reason(e);
+  /**
+   * Reads what the options name, one section per source, oldest boot first.
+   *
+   * @return null when an input could not be read (said on stderr)
+   */
+  static List<BootSection> boots(PoolOptions options, CommandLine.Model.CommandSpec spec) {
+    BootSection.Filling boots = new BootSection.Filling();
+    return items(options, spec, boots::read, boots::next, source -> {}) ? boots.sections() : null;
+  }
+
+  /** Why an input could not be read, in a few words, as every command says it. */
+  static String why(IOException e) {
+    return PoolSource.why(e);
   }
 
   /** A visitor that counts what went by (records and problems) on its way to another. */
