@@ -35,7 +35,7 @@ final class KvprovCommand implements Runnable {
   /**
    * The subcommands, in the order the help lists them. Made on demand: picocli builds a command's
    * whole model (every option of every subcommand, by reflection) when it is added, and a first
-   * boot runs one of them — building all eleven cost ~115 ms of its start (docs/performance.md).
+   * boot runs one of them (docs/performance-log.md, "The command model").
    */
   private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
 

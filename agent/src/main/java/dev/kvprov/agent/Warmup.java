@@ -18,8 +18,8 @@ import org.apache.commons.codec.digest.Sha2Crypt;
  * the password's hash. From the first line of {@code main}, a second thread does the same for all
  * but picocli, in the order the main thread needs them, while the main thread builds the command
  * line; the main thread then finds them ready, or waits on the class being initialised rather than
- * doing it again (docs/performance.md: about 15 ms of a first boot on JDK 17, more with one JIT
- * thread; nothing on JDK 25, whose AOT cache has done the loading).
+ * doing it again (docs/performance-log.md has what it saves on JDK 17; on JDK 25 the AOT cache has
+ * done the loading).
  *
  * <p>Each step works on built-in data of its own (no secret, nothing of the VM's), sends nothing,
  * prints nothing and writes no file but what JNA writes for itself anyway; the main thread does all
