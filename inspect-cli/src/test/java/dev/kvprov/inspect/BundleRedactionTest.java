@@ -10,15 +10,11 @@ import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvprovRecord;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -170,24 +166,21 @@ class BundleRedactionTest {
 
   private static Map<String, String> unpack(Path bundle) throws Exception {
     Map<String, String> files = new LinkedHashMap<>();
-    try (InputStream in = Files.newInputStream(bundle);
-        TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {
-      TarArchiveEntry entry;
-      while ((entry = tar.getNextEntry()) != null) {
-        byte[] bytes = tar.readAllBytes();
-        files.put(entry.getName(), new String(bytes, UTF_8));
-        if (entry.getName().startsWith("kvp-bundle/pools/")) {
-          // a pool as its readers see it: a name cut between two records is whole again here
-          files.put(
-              entry.getName() + " (values joined)",
-              String.join(
-                  "",
-                  dev.kvprov.kvp.RecordCodec.decode(bytes).records().stream()
-                      .map(KvpRecord::value)
-                      .toList()));
-        }
-      }
-    }
+    TestBundle.stored(bundle)
+        .forEach(
+            (name, bytes) -> {
+              files.put(name, new String(bytes, UTF_8));
+              if (name.startsWith("kvp-bundle/pools/")) {
+                // a pool as its readers see it: a name cut between two records is whole again here
+                files.put(
+                    name + " (values joined)",
+                    String.join(
+                        "",
+                        dev.kvprov.kvp.RecordCodec.decode(bytes).records().stream()
+                            .map(KvpRecord::value)
+                            .toList()));
+              }
+            });
     return files;
   }
 

@@ -34,13 +34,21 @@ public final class TestBundle implements AutoCloseable {
 
   public static Map<String, String> unpack(Path bundle) throws IOException {
     Map<String, String> found = new LinkedHashMap<>();
+    stored(bundle)
+        .forEach(
+            (name, bytes) ->
+                found.put(name.replaceFirst("^kvp-bundle/", ""), new String(bytes, UTF_8)));
+    return found;
+  }
+
+  /** Every file of a bundle by the name it has in the archive, as its bytes, in archive order. */
+  public static Map<String, byte[]> stored(Path bundle) throws IOException {
+    Map<String, byte[]> found = new LinkedHashMap<>();
     try (InputStream in = Files.newInputStream(bundle);
         TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {
       TarArchiveEntry entry;
       while ((entry = tar.getNextEntry()) != null) {
-        found.put(
-            entry.getName().replaceFirst("^kvp-bundle/", ""),
-            new String(tar.readAllBytes(), UTF_8));
+        found.put(entry.getName(), tar.readAllBytes());
       }
     }
     return found;

@@ -8,17 +8,14 @@ import dev.kvprov.inspect.CliRun;
 import dev.kvprov.inspect.KvprovSpanRecords;
 import dev.kvprov.inspect.RawPool;
 import dev.kvprov.inspect.RescuedDisk;
+import dev.kvprov.inspect.TestBundle;
 import dev.kvprov.inspect.bundle.UserNames;
 import dev.kvprov.kvp.KvpRecord;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,13 +61,7 @@ class BundleCommandTest {
 
   private static Map<String, String> unpack(Path bundle) throws Exception {
     Map<String, String> files = new LinkedHashMap<>();
-    try (InputStream in = Files.newInputStream(bundle);
-        TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(in))) {
-      TarArchiveEntry entry;
-      while ((entry = tar.getNextEntry()) != null) {
-        files.put(entry.getName(), new String(tar.readAllBytes(), UTF_8));
-      }
-    }
+    TestBundle.stored(bundle).forEach((name, bytes) -> files.put(name, new String(bytes, UTF_8)));
     return files;
   }
 
