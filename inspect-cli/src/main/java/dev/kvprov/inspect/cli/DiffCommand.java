@@ -52,10 +52,18 @@ final class DiffCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(
-      arity = "0..2",
-      paramLabel = "A B",
-      description = "The earlier boot's pool (or archive, or export), then the later one's.")
-  List<String> files = new ArrayList<>();
+      index = "0",
+      arity = "0..1",
+      paramLabel = "A",
+      description = "The earlier boot: a pool, an archived pool or a host-side export.")
+  String a;
+
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "B",
+      description = "The later boot, the same way.")
+  String b;
 
   @Option(
       names = "--root",
@@ -89,6 +97,7 @@ final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     List<BootSection> chosen;
     int of;
+    List<String> files = java.util.stream.Stream.of(a, b).filter(f -> f != null).toList();
     if (root != null) {
       if (!files.isEmpty()) {
         throw usage("give two pools, or --root with --boot; not both");
