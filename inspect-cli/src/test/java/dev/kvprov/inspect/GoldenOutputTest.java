@@ -47,15 +47,43 @@ class GoldenOutputTest {
     check("azure-init-diag", Fixtures.path(Fixtures.AZURE_INIT_DIAG_POOL), command);
   }
 
+  /** Demo boots (made by {@code bin/kvprov demo --scenario S}, all with the same --dir). */
+  static final Path DEMO = Path.of("src/test/resources/pools");
+
+  static List<List<String>> diffs() {
+    String ok = DEMO.resolve("demo-ok.kvp").toString();
+    String flaky = DEMO.resolve("demo-flaky-imds.kvp").toString();
+    String failed = DEMO.resolve("demo-imds-down-no-media.kvp").toString();
+    return List.of(
+        List.of("diff", ok, flaky),
+        List.of("diff", "--json", ok, flaky),
+        List.of("diff", flaky, ok),
+        List.of("diff", ok, failed));
+  }
+
+  @ParameterizedTest
+  @MethodSource("diffs")
+  void demoBoots(List<String> command) throws Exception {
+    String name =
+        command.stream()
+            .map(a -> a.replace("--", "").replaceFirst("^.*/demo-(.*)\\.kvp$", "$1"))
+            .reduce((x, y) -> x + "_" + y)
+            .orElseThrow();
+    check(GOLDEN.resolve("demo." + name + ".txt"), command.toArray(String[]::new));
+  }
+
   private static void check(String fixture, Path pool, List<String> command) throws Exception {
     String[] args = new String[command.size() + 2];
     command.toArray(args);
     args[command.size()] = "--file";
     args[command.size() + 1] = pool.toString();
+    check(
+        GOLDEN.resolve(fixture + "." + String.join("_", command).replace("--", "") + ".txt"), args);
+  }
+
+  private static void check(Path golden, String... args) throws Exception {
     CliRun run = CliRun.of(args);
     String actual = "exit " + run.exit() + "\n" + run.out();
-    Path golden =
-        GOLDEN.resolve(fixture + "." + String.join("_", command).replace("--", "") + ".txt");
 
     if (Boolean.getBoolean("kvprov.golden.update")) {
       Files.writeString(golden, actual, UTF_8);

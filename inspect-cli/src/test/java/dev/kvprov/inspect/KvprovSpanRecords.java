@@ -51,12 +51,52 @@ public final class KvprovSpanRecords {
             new KvprovRecord.Field(KvpRecordFormat.STATUS, "ok")));
   }
 
+  /**
+   * The end record of a span that failed ({@code error} not null: its error) or not, with its
+   * attributes, as the agent writes it.
+   */
+  public static List<KvpRecord> end(
+      String spanId,
+      String parentId,
+      String name,
+      String start,
+      String end,
+      String error,
+      Attributes attributes) {
+    List<KvprovRecord.Field> fields = new ArrayList<>();
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, start));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.END, end));
+    fields.add(new KvprovRecord.Field(KvpRecordFormat.STATUS, error == null ? "ok" : "error"));
+    if (error != null) {
+      fields.add(new KvprovRecord.Field(KvpRecordFormat.ERROR, error));
+    }
+    return span(
+        KvprovRecord.Kind.END,
+        error == null ? KvprovRecord.Level.INFO : KvprovRecord.Level.ERROR,
+        spanId,
+        parentId,
+        name,
+        fields,
+        attributes);
+  }
+
   private static List<KvpRecord> span(
       KvprovRecord.Kind kind,
       String spanId,
       String parentId,
       String name,
       List<KvprovRecord.Field> times) {
+    return span(kind, KvprovRecord.Level.INFO, spanId, parentId, name, times, Attributes.empty());
+  }
+
+  private static List<KvpRecord> span(
+      KvprovRecord.Kind kind,
+      KvprovRecord.Level level,
+      String spanId,
+      String parentId,
+      String name,
+      List<KvprovRecord.Field> times,
+      Attributes attributes) {
     List<KvprovRecord.Field> fields = new ArrayList<>(times);
     fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, TRACE_ID));
     fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, spanId));
@@ -65,8 +105,7 @@ public final class KvprovSpanRecords {
     }
     fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
     return KvpRecordFormat.encode(
-        new KvprovRecord(
-            kind, KvprovRecord.Level.INFO, "unknown", spanId, fields, Attributes.empty()));
+        new KvprovRecord(kind, level, "unknown", spanId, fields, attributes));
   }
 
   /**

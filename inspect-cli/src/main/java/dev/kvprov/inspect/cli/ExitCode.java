@@ -41,6 +41,7 @@ enum ExitCode {
           own("list", OK, "ok", FOUND, "the pool has problems"),
           own("tree", OK, "ok"),
           own("blame", OK, "ok"),
+          own("diff", OK, "the later boot (B) did not fail", FOUND, "the later boot (B) failed"),
           own("timeline", OK, "ok (an empty pool too)"),
           own(
               "export",

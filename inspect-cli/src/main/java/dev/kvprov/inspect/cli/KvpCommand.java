@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       "  kvp tree                          every step of the boot, failed ones marked",
       "  kvp list --level WARN             what went wrong, from every writer",
       "  kvp timeline --html boot.html     a waterfall page to attach to a ticket",
+      "  kvp diff good.kvp flaky.kvp       two boots side by side: what changed",
       "  kvp doctor --root /mnt/rescued    a rescued disk's pools and archives checked"
     })
 public final class KvpCommand implements Runnable {
@@ -37,6 +38,7 @@ public final class KvpCommand implements Runnable {
           ListCommand.class,
           TreeCommand.class,
           BlameCommand.class,
+          DiffCommand.class,
           TimelineCommand.class,
           ExportCommand.class,
           WatchCommand.class,
