@@ -1,7 +1,6 @@
 package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.pool.InputKind;
-import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.render.DiffJson;
 import dev.kvprov.inspect.render.DiffText;
 import dev.kvprov.inspect.render.Style;
@@ -105,7 +104,7 @@ final class DiffCommand implements Callable<Integer> {
       if (pool < 0 || pool > 3) {
         throw usage("--pool is 0 to 3; Hyper-V has no pool " + pool);
       }
-      List<BootSection> all = BootSection.read(options(null), spec);
+      List<BootSection> all = PoolReading.boots(options(null), spec);
       if (all == null) {
         return ExitCode.IO.code;
       }
@@ -120,7 +119,7 @@ final class DiffCommand implements Callable<Integer> {
       }
       chosen = new ArrayList<>();
       for (String file : files) {
-        List<BootSection> read = BootSection.read(options(file), spec);
+        List<BootSection> read = PoolReading.boots(options(file), spec);
         if (read == null) {
           return ExitCode.IO.code;
         }
