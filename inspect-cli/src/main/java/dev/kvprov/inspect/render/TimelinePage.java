@@ -41,6 +41,9 @@ public final class TimelinePage {
   /** Rows a milestone's label may move down to before it is left to its tooltip. */
   private static final int LABEL_ROWS = 4;
 
+  /** A milestone's label is cut here (its tooltip has it whole): a pool may name one at length. */
+  private static final int LABEL_CHARS = 24;
+
   private static final String CSS =
       """
       body { font: 13px sans-serif; margin: 16px; color: #222; }
@@ -258,7 +261,7 @@ public final class TimelinePage {
       text.append(i == 0 ? "" : ", ")
           .append(row.kind())
           .append(' ')
-          .append(row.name())
+          .append(shorten(row.name(), 60))
           .append(" at ")
           .append(seconds(row.at()))
           .append(
@@ -360,8 +363,9 @@ public final class TimelinePage {
           .append("error".equals(point.status()) ? FAILED : colour(point.writer()))
           .append("\"/>");
       if (isMilestone && labelled >= 0) {
-        boolean right = labelOnTheRight(x, point.name());
-        text(right ? x + 6 : x - 6, (int) y + 4, right ? "start" : "end", "", point.name());
+        String label = label(point);
+        boolean right = labelOnTheRight(x, label);
+        text(right ? x + 6 : x - 6, (int) y + 4, right ? "start" : "end", "", label);
       }
       out.append("</g>\n");
     }
@@ -381,12 +385,12 @@ public final class TimelinePage {
     double[] freeFrom = new double[LABEL_ROWS];
     java.util.Arrays.fill(freeFrom, Double.NEGATIVE_INFINITY);
     for (int i = 0; i < milestones.size(); i++) {
-      Timeline.Row m = milestones.get(i);
-      double x = x(m.at());
-      double width = m.name().codePointCount(0, m.name().length()) * CHAR_WIDTH;
+      String label = label(milestones.get(i));
+      double x = x(milestones.get(i).at());
+      double width = label.codePointCount(0, label.length()) * CHAR_WIDTH;
       // the diamond and its label, whichever side the label goes
-      double from = labelOnTheRight(x, m.name()) ? x - 5 : x - 6 - width;
-      double to = labelOnTheRight(x, m.name()) ? x + 6 + width : x + 5;
+      double from = labelOnTheRight(x, label) ? x - 5 : x - 6 - width;
+      double to = labelOnTheRight(x, label) ? x + 6 + width : x + 5;
       rows[i] = -1;
       for (int row = 0; row < LABEL_ROWS; row++) {
         if (freeFrom[row] <= from) {
@@ -397,6 +401,10 @@ public final class TimelinePage {
       }
     }
     return rows;
+  }
+
+  private static String label(Timeline.Row milestone) {
+    return shorten(milestone.name(), LABEL_CHARS);
   }
 
   /** Labels go right of their marker, unless that would run off the page. */

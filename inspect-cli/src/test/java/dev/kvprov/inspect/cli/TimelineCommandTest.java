@@ -558,6 +558,26 @@ class TimelineCommandTest {
   }
 
   @Test
+  void html_aMilestoneNamedAtLength_hasAShortLabelInsideThePage() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    Instant t0 = Instant.now();
+    try (KvpTelemetry telemetry = telemetry(pool, bootClock("21000"))) {
+      Span run = telemetry.tracer().spanBuilder("provision").setStartTimestamp(t0).startSpan();
+      run.addEvent("boot milestone: " + "x".repeat(500), t0.plusMillis(900));
+      run.end(t0.plusMillis(1000));
+    }
+
+    Document page = page("--dir", dir.toString());
+
+    Element milestone = elements(page, "g", "milestone").get(0);
+    Element label = (Element) milestone.getElementsByTagName("text").item(0);
+    assertThat(label.getTextContent()).hasSize(24).endsWith("…");
+    assertThat(text(milestone, "title")).contains("x".repeat(500));
+    double x = Double.parseDouble(label.getAttribute("x"));
+    assertThat(x - 24 * 6.7).as("the label ends left of its marker, inside the page").isPositive();
+  }
+
+  @Test
   void html_aProcessStartLongBeforeTheRun_isLeftOutOfTheDrawing_andThePageSaysSo()
       throws Exception {
     // the demo's first run: the agent was built for 100 s before its run began
