@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # How the timeline page was looked at: two demo boots on one disk (a failed one archived, a good
 # one live), the page for both, and a screenshot by headless Chromium (Debian's chromium package).
+# On a busy machine Chromium may shoot before it has painted the table: it is told to wait.
 #
 #   bench/timeline-screenshot.sh [OUT.png]      default: /tmp/kvp-timeline.png
 set -euo pipefail
@@ -17,6 +18,7 @@ cp "$work/good/root/var/lib/hyperv/.kvp_pool_1" "$disk/var/lib/hyperv/.kvp_pool_
 "$here/bin/kvp" timeline --root "$disk" --html "$work/page.html"
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
+  --run-all-compositor-stages-before-draw --virtual-time-budget=5000 \
   --user-data-dir="$work/profile" --window-size=1280,1400 --screenshot="$out" \
   "file://$work/page.html" 2> /dev/null
 echo "wrote $out"

@@ -104,7 +104,9 @@ final class TimelineCommand implements Callable<Integer> {
       timelines.add(timeline);
       String heading =
           headed ? section.title(all.size()) + " (" + section.source.name() + ")" : null;
-      pages.add(new TimelinePage.Section(heading, section.verdict(), timeline));
+      pages.add(
+          new TimelinePage.Section(
+              heading, headed ? section.title(all.size()) : null, section.verdict(), timeline));
       spans += timeline.bars.size();
       rows += timeline.rows.size();
       if (json && headed) {

@@ -27,6 +27,23 @@ public final class TimelinePage {
   private static final int AXIS = 28;
   private static final double CHAR_WIDTH = 6.7; // of the 11px monospace labels
   private static final String FAILED = "#d62728";
+
+  /** A span that did not fail but warned: kvprov's attempt that failed and was tried again. */
+  private static final String WARNED = "#f1b82d";
+
+  /**
+   * Points before the first span are left out of the drawing when the spans would get less than
+   * this share of the axis. The demo's first run starts the agent's process 100 s before its run,
+   * the build in between; a later run 3 s before it, the demo's own set-up.
+   */
+  private static final double LEAD_SHARE = 0.5;
+
+  /** Rows a milestone's label may move down to before it is left to its tooltip. */
+  private static final int LABEL_ROWS = 4;
+
+  /** A milestone's label is cut here (its tooltip has it whole): a pool may name one at length. */
+  private static final int LABEL_CHARS = 24;
+
   private static final String CSS =
       """
       body { font: 13px sans-serif; margin: 16px; color: #222; }
@@ -35,15 +52,21 @@ public final class TimelinePage {
       svg text { font-size: 11px; fill: #222; }
       svg .tick { stroke: #ddd; }
       svg .failed { fill: #d62728; }
+      svg .warned { fill: #8a5a00; }
+      svg .mark { stroke: #bbb; stroke-dasharray: 2 3; }
       .legend span { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 12px; }
       table { border-collapse: collapse; font-size: 12px; margin-top: 16px; }
       th, td { text-align: left; padding: 1px 8px; vertical-align: top; }
       td.t { text-align: right; }
       td.m { white-space: pre-wrap; }
       tr.error td { color: #d62728; }
+      tr.warned td { color: #8a5a00; }
       tr.unfinished td { font-style: italic; }
       .note { color: #a33; }
       .verdict { font-size: 16px; font-weight: bold; padding: 8px 12px; border-radius: 4px; }
+      .verdicts .verdict { font-size: 14px; margin: 4px 0; }
+      .verdict a { color: inherit; }
+      .verdict .on-the-way { font-weight: normal; }
       .verdict.ok { background: #e3f4e1; color: #1e6b1a; }
       .verdict.bad { background: #fbe3e3; color: #a11d1d; }
       h2 { font-size: 15px; margin-top: 28px; border-top: 1px solid #ccc; padding-top: 8px; }
@@ -62,12 +85,14 @@ public final class TimelinePage {
    * One boot's part of the page.
    *
    * @param heading its heading, or null on a page of one boot
+   * @param title its line in the banner ({@code boot 2 of 3, time: verdict}), or null on a page of
+   *     one boot
    * @param verdict {@code OK}, {@code FAILED: reason}, {@code NEVER FINISHED: step}, …
    */
-  public record Section(String heading, String verdict, Timeline timeline) {}
+  public record Section(String heading, String title, String verdict, Timeline timeline) {}
 
   /**
-   * The page for every boot read from {@code pool}: the latest boot's verdict first, a link to each
+   * The page for every boot read from {@code pool}: every boot's verdict first, each a link to its
    * boot, then each boot on its own axis (zoomed to it), oldest first.
    */
   public static String render(List<Section> sections, String pool) {
@@ -76,27 +101,18 @@ public final class TimelinePage {
     out.append("<title>kvp timeline: ").append(escape(pool)).append("</title>\n");
     out.append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
     out.append("<h1>kvp timeline</h1>\n");
-    Section latest = sections.isEmpty() ? null : sections.get(sections.size() - 1);
-    if (latest != null && latest.verdict() != null) {
-      boolean ok = latest.verdict().equals("OK");
-      out.append("<p class=\"verdict ")
-          .append(ok ? "ok" : "bad")
-          .append("\">")
-          .append(escape((sections.size() > 1 ? "latest boot: " : "") + latest.verdict()))
-          .append("</p>\n");
+    if (sections.size() == 1 && sections.get(0).verdict() != null) {
+      verdict(out, sections.get(0), sections.get(0).verdict(), null);
+    } else if (sections.size() > 1) {
+      // Every boot's: an earlier boot that failed is often why the reader came, even when the
+      // latest went well.
+      out.append("<div class=\"verdicts\">\n");
+      for (int i = 0; i < sections.size(); i++) {
+        verdict(out, sections.get(i), sections.get(i).title(), "#boot-" + (i + 1));
+      }
+      out.append("</div>\n");
     }
     out.append("<p>pool <code>").append(escape(pool)).append("</code></p>\n");
-    if (sections.size() > 1) {
-      out.append("<p class=\"boots\">");
-      for (int i = 0; i < sections.size(); i++) {
-        out.append("<a href=\"#boot-")
-            .append(i + 1)
-            .append("\">")
-            .append(escape(sections.get(i).heading()))
-            .append("</a><br/>");
-      }
-      out.append("</p>\n");
-    }
     for (int i = 0; i < sections.size(); i++) {
       Section section = sections.get(i);
       out.append("<section id=\"boot-").append(i + 1).append("\">\n");
@@ -109,6 +125,33 @@ public final class TimelinePage {
     }
     out.append("</body>\n</html>\n");
     return out.toString();
+  }
+
+  /** A boot's verdict in the banner, green or red, with what warned on the way to it. */
+  private static void verdict(StringBuilder out, Section section, String text, String link) {
+    out.append("<p class=\"verdict ")
+        .append(section.verdict().equals("OK") ? "ok" : "bad")
+        .append("\">");
+    if (link != null) {
+      out.append("<a href=\"").append(link).append("\">");
+    }
+    out.append(escape(text));
+    if (link != null) {
+      out.append("</a>");
+    }
+    long warned = section.timeline().bars.stream().filter(TimelinePage::warned).count();
+    if (warned > 0) {
+      out.append("<span class=\"on-the-way\"> — ")
+          .append(warned)
+          .append(warned == 1 ? " warning" : " warnings")
+          .append(" on the way (amber below)</span>");
+    }
+    out.append("</p>\n");
+  }
+
+  /** A span that did not fail but warned (kvprov: an attempt that failed and was tried again). */
+  private static boolean warned(Timeline.Bar bar) {
+    return bar.status().equals("ok") && !bar.message().isEmpty();
   }
 
   private void boot() {
@@ -157,33 +200,113 @@ public final class TimelinePage {
           .append(escape(writer));
     }
     out.append("<span style=\"background:")
+        .append(WARNED)
+        .append("\"></span>warned: tried again, or went on after a warning")
+        .append("<span style=\"background:")
         .append(FAILED)
         .append("\"></span>failed <span style=\"border:1px solid #888\"></span>never finished")
         .append("</p>\n");
   }
 
-  private void waterfall(List<Timeline.Bar> bars, List<Timeline.Row> markers) {
-    // The axis ends at the last event, where a span that never finished stops too. It starts at
-    // the boot, unless the first event comes so late that the bars would be slivers at the right
-    // (a pool written long after boot): then at the first event.
+  /**
+   * Where the drawing starts and ends, and the points it leaves out before its start.
+   *
+   * @param leftOut points before {@code from}, listed in a note above the drawing
+   */
+  private record Axis(double from, double to, Duration start, List<Timeline.Row> leftOut) {}
+
+  /**
+   * The axis ends at the last event, where a span that never finished stops too. It starts at the
+   * boot, when the first event comes within the first fifth of the time since it (or before it: the
+   * kernel's milestone and the firmware's). Otherwise at the first event, unless the points before
+   * the first span would leave the spans less than {@link #LEAD_SHARE} of the axis (a demo, whose
+   * agent process started long before its run): then at the first span, and the points before it
+   * are said, not drawn.
+   */
+  private Axis axis(List<Timeline.Bar> bars) {
     double first = Double.POSITIVE_INFINITY;
     double last = Double.NEGATIVE_INFINITY;
     for (Timeline.Row row : timeline.rows) {
       first = Math.min(first, Timeline.seconds(row.at()));
       last = Math.max(last, Timeline.seconds(row.at()));
     }
-    if (first > 0 && first < last * 0.2) {
-      first = 0;
+    if (first <= 0 || first < last * 0.2) {
+      return new Axis(Math.min(first, 0), last, Duration.ZERO, List.of());
     }
+    Duration spans = null;
+    for (Timeline.Bar bar : bars) {
+      spans = spans == null || bar.start().compareTo(spans) < 0 ? bar.start() : spans;
+    }
+    if (spans == null || last - Timeline.seconds(spans) >= LEAD_SHARE * (last - first)) {
+      return new Axis(first, last, Duration.ZERO, List.of());
+    }
+    Duration start = spans;
+    List<Timeline.Row> before =
+        timeline.rows.stream().filter(r -> r.at().compareTo(start) < 0).toList();
+    return new Axis(Timeline.seconds(start), last, start, before);
+  }
+
+  /** What the axis left out before its start: each point's kind, name and how long before. */
+  private void leftOut(Axis axis) {
+    if (axis.leftOut().isEmpty()) {
+      return;
+    }
+    StringBuilder text =
+        new StringBuilder("The drawing starts at the first span, ")
+            .append(seconds(axis.start()))
+            .append("; left out of the drawing, so that the spans are not a sliver: ");
+    int listed = Math.min(axis.leftOut().size(), 5);
+    for (int i = 0; i < listed; i++) {
+      Timeline.Row row = axis.leftOut().get(i);
+      text.append(i == 0 ? "" : ", ")
+          .append(row.kind())
+          .append(' ')
+          .append(shorten(row.name(), 60))
+          .append(" at ")
+          .append(seconds(row.at()))
+          .append(
+              String.format(
+                  Locale.ROOT, " (%.3f s before)", Timeline.seconds(axis.start().minus(row.at()))));
+    }
+    if (listed < axis.leftOut().size()) {
+      text.append(" and ").append(axis.leftOut().size() - listed).append(" more");
+    }
+    note(true, text.append(". The table lists everything.").toString());
+  }
+
+  private void waterfall(List<Timeline.Bar> bars, List<Timeline.Row> all) {
+    Axis axis = axis(bars);
+    leftOut(axis);
+    double first = axis.from();
+    double last = axis.to();
     t0 = first;
     scale = PLOT_WIDTH / Math.max(last - first, 1e-3);
-    // the boot's milestones in a lane of their own, above the writers' events
-    List<String> lanes = new ArrayList<>();
-    if (markers.stream().anyMatch(r -> r.kind().equals("milestone"))) {
-      lanes.add(MILESTONES);
+    List<Timeline.Row> markers =
+        all.stream().filter(r -> Timeline.seconds(r.at()) >= first).toList();
+    List<Timeline.Row> milestones =
+        markers.stream().filter(r -> r.kind().equals("milestone")).toList();
+    int[] labelRow = labelRows(milestones);
+    int milestoneRows = 1;
+    for (int row : labelRow) {
+      milestoneRows = Math.max(milestoneRows, row + 1);
     }
-    lanes.addAll(writers(markers.stream().filter(r -> !r.kind().equals("milestone")).toList()));
-    int barsTop = AXIS + lanes.size() * ROW + (lanes.isEmpty() ? 0 : 6);
+    // the boot's milestones in a lane of their own (a row per label that would overlap), above
+    // the writers' events
+    List<String> lanes = new ArrayList<>();
+    List<Integer> laneTops = new ArrayList<>();
+    int top = AXIS;
+    if (!milestones.isEmpty()) {
+      lanes.add(MILESTONES);
+      laneTops.add(top);
+      top += milestoneRows * ROW;
+    }
+    for (String writer :
+        writers(markers.stream().filter(r -> !r.kind().equals("milestone")).toList())) {
+      lanes.add(writer);
+      laneTops.add(top);
+      top += ROW;
+    }
+    int barsTop = top + (lanes.isEmpty() ? 0 : 6);
     int height = barsTop + bars.size() * ROW + 8;
     out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
         .append(WIDTH)
@@ -202,29 +325,91 @@ public final class TimelinePage {
     for (int lane = 0; lane < lanes.size(); lane++) {
       text(
           8,
-          AXIS + lane * ROW + 12,
+          laneTops.get(lane) + 12,
           "start",
           "",
           lanes.get(lane).equals(MILESTONES) ? "boot milestones" : lanes.get(lane) + " events");
     }
+    int milestone = 0;
     for (Timeline.Row point : markers) {
+      boolean isMilestone = point.kind().equals("milestone");
+      int labelled = isMilestone ? labelRow[milestone++] : 0;
+      int row = Math.max(labelled, 0);
       double x = x(point.at());
-      double y = AXIS + lanes.indexOf(lane(point)) * ROW + 8;
-      out.append("<g class=\"point\"><title>")
+      double y = laneTops.get(lanes.indexOf(lane(point))) + row * ROW + 8;
+      out.append("<g class=\"")
+          .append(isMilestone ? "point milestone" : "point")
+          .append("\"><title>")
           .append(escape(seconds(point.at()) + "  " + point.kind() + "  " + point.name()))
           .append(escape(point.message().isEmpty() ? "" : "\n" + point.message()))
-          .append("</title><path d=\"M")
+          .append("</title>");
+      if (isMilestone) {
+        // a faint line down through the spans: what ran before and after it
+        out.append("<line class=\"mark\" x1=\"")
+            .append(number(x))
+            .append("\" y1=\"")
+            .append(number(y + 5))
+            .append("\" x2=\"")
+            .append(number(x))
+            .append("\" y2=\"")
+            .append(height)
+            .append("\"/>");
+      }
+      out.append("<path d=\"M")
           .append(number(x))
           .append(' ')
           .append(number(y - 5))
           .append(" l4 5 l-4 5 l-4 -5 z\" fill=\"")
           .append("error".equals(point.status()) ? FAILED : colour(point.writer()))
-          .append("\"/></g>\n");
+          .append("\"/>");
+      if (isMilestone && labelled >= 0) {
+        String label = label(point);
+        boolean right = labelOnTheRight(x, label);
+        text(right ? x + 6 : x - 6, (int) y + 4, right ? "start" : "end", "", label);
+      }
+      out.append("</g>\n");
     }
     for (int i = 0; i < bars.size(); i++) {
       bar(bars.get(i), barsTop + i * ROW);
     }
     out.append("</svg>\n");
+  }
+
+  /**
+   * Which row of the milestones' lane each milestone is drawn in, so that no two labels overlap:
+   * the first row where its label fits after the labels already there; -1 (no label, its tooltip
+   * still names it) when it fits in none of {@link #LABEL_ROWS}.
+   */
+  private int[] labelRows(List<Timeline.Row> milestones) {
+    int[] rows = new int[milestones.size()];
+    double[] freeFrom = new double[LABEL_ROWS];
+    java.util.Arrays.fill(freeFrom, Double.NEGATIVE_INFINITY);
+    for (int i = 0; i < milestones.size(); i++) {
+      String label = label(milestones.get(i));
+      double x = x(milestones.get(i).at());
+      double width = label.codePointCount(0, label.length()) * CHAR_WIDTH;
+      // the diamond and its label, whichever side the label goes
+      double from = labelOnTheRight(x, label) ? x - 5 : x - 6 - width;
+      double to = labelOnTheRight(x, label) ? x + 6 + width : x + 5;
+      rows[i] = -1;
+      for (int row = 0; row < LABEL_ROWS; row++) {
+        if (freeFrom[row] <= from) {
+          rows[i] = row;
+          freeFrom[row] = to + 6;
+          break;
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String label(Timeline.Row milestone) {
+    return shorten(milestone.name(), LABEL_CHARS);
+  }
+
+  /** Labels go right of their marker, unless that would run off the page. */
+  private static boolean labelOnTheRight(double x, String name) {
+    return x + 6 + name.codePointCount(0, name.length()) * CHAR_WIDTH <= WIDTH;
   }
 
   /** About eight ticks at a round step (1, 2 or 5 times a power of ten seconds). */
@@ -259,6 +444,7 @@ public final class TimelinePage {
 
   private void bar(Timeline.Bar bar, int y) {
     boolean failed = bar.status().equals("error");
+    boolean warned = warned(bar);
     boolean open = bar.end() == null;
     double x = x(bar.start());
     double width = Math.max(1, (open ? PLOT_WIDTH + LABEL_WIDTH - x : x(bar.end()) - x));
@@ -271,7 +457,7 @@ public final class TimelinePage {
     if (!open) {
       title.append(" to ").append(seconds(bar.end()));
     }
-    title.append(": ").append(failed ? "FAILED" : took);
+    title.append(": ").append(failed ? "FAILED" : warned ? "warned, " + took : took);
     if (!bar.message().isEmpty()) {
       title.append("\n").append(bar.message());
     }
@@ -288,14 +474,21 @@ public final class TimelinePage {
         .append("\" height=\"")
         .append(ROW - 4)
         .append("\" fill=\"")
-        .append(open ? "url(#unfinished)" : failed ? FAILED : colour(bar.writer()))
+        .append(
+            open ? "url(#unfinished)" : failed ? FAILED : warned ? WARNED : colour(bar.writer()))
         .append("\" stroke=\"")
-        .append(failed ? FAILED : colour(bar.writer()))
+        .append(failed ? FAILED : warned ? WARNED : colour(bar.writer()))
         .append("\"/>");
     int indent = 8 + Math.min(bar.depth(), 12) * 10;
     int room = (int) ((LABEL_WIDTH - 100 - indent) / CHAR_WIDTH);
-    text(indent, y + 12, "start", failed ? "failed" : "", shorten(bar.name(), room));
-    text(LABEL_WIDTH - 8, y + 12, "end", failed ? "failed" : "", failed ? "FAILED " + took : took);
+    String css = failed ? "failed" : warned ? "warned" : "";
+    text(indent, y + 12, "start", css, shorten(bar.name(), room));
+    text(
+        LABEL_WIDTH - 8,
+        y + 12,
+        "end",
+        css,
+        failed ? "FAILED " + took : warned ? "warned " + took : took);
     out.append("</g>\n");
   }
 
@@ -315,8 +508,13 @@ public final class TimelinePage {
           row.kind().equals("start")
               ? attributes.getOrDefault(row.name() + "\n" + row.at(), "")
               : "";
+      // the end of a span that did not fail but warned: its message is the warning
+      boolean warned = row.kind().equals("end") && status.equals("ok") && !row.message().isEmpty();
       out.append("<tr class=\"")
-          .append(status.equals("error") || status.equals("unfinished") ? status : "row")
+          .append(
+              status.equals("error") || status.equals("unfinished")
+                  ? status
+                  : warned ? "warned" : "row")
           .append("\"><td class=\"t\">")
           .append(escape(seconds(row.at())))
           .append("</td><td>")

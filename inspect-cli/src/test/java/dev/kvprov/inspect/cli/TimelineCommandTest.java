@@ -16,7 +16,9 @@ import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.KvpRecordFormat;
 import dev.kvprov.otel.KvpTelemetry;
+import dev.kvprov.otel.KvprovAttributes;
 import dev.kvprov.otel.KvprovRecord;
+import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -406,6 +408,208 @@ class TimelineCommandTest {
     factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
     factory.setExpandEntityReferences(false);
     return factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(UTF_8)));
+  }
+
+  /**
+   * A kvprov boot as the demo leaves it: the agent's process started {@code lead} before its run
+   * (the {@code kvprov} milestone; on the demo's first run that includes building the agent), an
+   * IMDS attempt that failed and was tried again, then either Ready or a failed user step.
+   *
+   * @return the pool file
+   */
+  private Path demoBoot(String name, Duration lead, boolean fails) throws IOException {
+    Path poolDir = Files.createDirectories(dir.resolve(name));
+    PoolFile pool = PoolFile.open(poolDir, 1);
+    Instant t0 = Instant.now();
+    try (KvpTelemetry telemetry = telemetry(pool, bootClock("21000"))) {
+      Tracer tracer = telemetry.tracer();
+      Span run = tracer.spanBuilder("provision").setStartTimestamp(t0).startSpan();
+      run.addEvent("boot milestone: kvprov", t0.minus(lead));
+      try (var scope = run.makeCurrent()) {
+        Span fetch =
+            tracer.spanBuilder("imds.fetch").setStartTimestamp(t0.plusMillis(100)).startSpan();
+        try (var inFetch = fetch.makeCurrent()) {
+          tracer
+              .spanBuilder("imds.attempt")
+              .setStartTimestamp(t0.plusMillis(100))
+              .setAttribute(
+                  KvprovAttributes.WARNING, "IMDS answered HTTP 503; trying again in 0.3 s")
+              .startSpan()
+              .end(t0.plusMillis(350));
+          tracer
+              .spanBuilder("imds.attempt")
+              .setStartTimestamp(t0.plusMillis(650))
+              .startSpan()
+              .end(t0.plusMillis(800));
+        }
+        fetch.end(t0.plusMillis(800));
+        Span user =
+            tracer.spanBuilder("provision.user").setStartTimestamp(t0.plusMillis(900)).startSpan();
+        if (fails) {
+          user.setStatus(StatusCode.ERROR, "useradd exited 9");
+        }
+        user.end(t0.plusMillis(1100));
+      }
+      if (fails) {
+        run.setStatus(StatusCode.ERROR, "provisioning failed");
+      } else {
+        run.addEvent("boot milestone: ready", t0.plusMillis(1900));
+      }
+      run.end(t0.plusMillis(2000));
+      telemetry.report(
+          fails
+              ? ProvisioningReport.failure(
+                  "useradd failed", "kvprov/test", "vm", t0.plusMillis(2000), Map.of())
+              : ProvisioningReport.success("kvprov/test", "vm", t0.plusMillis(2000)));
+    }
+    return poolDir.resolve(".kvp_pool_1");
+  }
+
+  private Document page(String... args) throws Exception {
+    Path page = dir.resolve("page-" + System.nanoTime() + ".html");
+    List<String> all = new ArrayList<>(List.of("timeline", "--html", page.toString()));
+    all.addAll(List.of(args));
+    CliRun run = CliRun.of(all.toArray(String[]::new));
+    assertThat(run.exit()).as(run.err()).isZero();
+    return parse(Files.readString(page, UTF_8).substring("<!DOCTYPE html>\n".length()));
+  }
+
+  private static List<Element> elements(Document document, String tag, String cssClass) {
+    List<Element> found = new ArrayList<>();
+    NodeList all = document.getElementsByTagName(tag);
+    for (int i = 0; i < all.getLength(); i++) {
+      Element e = (Element) all.item(i);
+      if (List.of(e.getAttribute("class").split(" ")).contains(cssClass)) {
+        found.add(e);
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void html_anAttemptTriedAgain_isAmberNotAPlainOkBar_andTheLegendSaysWhatAmberIs()
+      throws Exception {
+    Path pool = demoBoot("flaky", Duration.ofMillis(300), false);
+
+    Document page = page("--file", pool.toString());
+
+    List<Element> attempts =
+        elements(page, "g", "bar").stream()
+            .filter(bar -> text(bar, "title").startsWith("imds.attempt\n"))
+            .toList();
+    assertThat(attempts).hasSize(2);
+    Element retried = attempts.get(0);
+    assertThat(text(retried, "title")).contains("IMDS answered HTTP 503; trying again in 0.3 s");
+    String amber = rect(retried).getAttribute("fill");
+    String blue = rect(attempts.get(1)).getAttribute("fill");
+    assertThat(blue).isEqualTo("#4e79a7");
+    assertThat(amber).isNotEqualTo(blue).isNotEqualTo("#d62728");
+    assertThat(retried.getTextContent()).contains("warned");
+    Element legend = elements(page, "p", "legend").get(0);
+    NodeList swatches = legend.getElementsByTagName("span");
+    List<String> entries = new ArrayList<>();
+    for (int i = 0; i < swatches.getLength(); i++) {
+      Element swatch = (Element) swatches.item(i);
+      if (swatch.getAttribute("style").contains(amber)) {
+        entries.add(swatch.getNextSibling().getTextContent());
+      }
+    }
+    assertThat(entries).singleElement().asString().contains("tried again");
+  }
+
+  @Test
+  void html_theBanner_showsEveryBootsVerdict_eachLinkedToItsBoot() throws Exception {
+    Path root =
+        dev.kvprov.inspect.RescuedDisk.of(
+            dir,
+            Files.readAllBytes(demoBoot("failed", Duration.ofMillis(300), true)),
+            Files.readAllBytes(demoBoot("good", Duration.ofMillis(300), false)));
+
+    Document page = page("--root", root.toString());
+
+    List<Element> verdicts = elements(page, "p", "verdict");
+    assertThat(verdicts).hasSize(2);
+    assertThat(verdicts.get(0).getAttribute("class")).isEqualTo("verdict bad");
+    assertThat(verdicts.get(0).getTextContent())
+        .startsWith("boot 1 of 2, ")
+        .contains("FAILED: useradd failed (step provision.user, provisioning failed)");
+    assertThat(verdicts.get(1).getAttribute("class")).isEqualTo("verdict ok");
+    assertThat(verdicts.get(1).getTextContent()).startsWith("boot 2 of 2, ").contains(": OK");
+    for (int i = 0; i < 2; i++) {
+      Element link = (Element) verdicts.get(i).getElementsByTagName("a").item(0);
+      assertThat(link.getAttribute("href")).isEqualTo("#boot-" + (i + 1));
+    }
+    assertThat(verdicts.get(1).getTextContent()).contains("1 warning on the way");
+  }
+
+  @Test
+  void html_milestoneMarkers_carryTheirNames() throws Exception {
+    Path pool = demoBoot("good", Duration.ofMillis(300), false);
+
+    Document page = page("--file", pool.toString());
+
+    List<String> labels = new ArrayList<>();
+    for (Element milestone : elements(page, "g", "milestone")) {
+      NodeList texts = milestone.getElementsByTagName("text");
+      assertThat(texts.getLength()).as(milestone.getTextContent()).isEqualTo(1);
+      labels.add(texts.item(0).getTextContent());
+    }
+    assertThat(labels).containsExactly("kvprov", "ready");
+  }
+
+  @Test
+  void html_aMilestoneNamedAtLength_hasAShortLabelInsideThePage() throws Exception {
+    PoolFile pool = PoolFile.open(dir, 1);
+    Instant t0 = Instant.now();
+    try (KvpTelemetry telemetry = telemetry(pool, bootClock("21000"))) {
+      Span run = telemetry.tracer().spanBuilder("provision").setStartTimestamp(t0).startSpan();
+      run.addEvent("boot milestone: " + "x".repeat(500), t0.plusMillis(900));
+      run.end(t0.plusMillis(1000));
+    }
+
+    Document page = page("--dir", dir.toString());
+
+    Element milestone = elements(page, "g", "milestone").get(0);
+    Element label = (Element) milestone.getElementsByTagName("text").item(0);
+    assertThat(label.getTextContent()).hasSize(24).endsWith("…");
+    assertThat(text(milestone, "title")).contains("x".repeat(500));
+    double x = Double.parseDouble(label.getAttribute("x"));
+    assertThat(x - 24 * 6.7).as("the label ends left of its marker, inside the page").isPositive();
+  }
+
+  @Test
+  void html_aProcessStartLongBeforeTheRun_isLeftOutOfTheDrawing_andThePageSaysSo()
+      throws Exception {
+    // the demo's first run: the agent was built for 100 s before its run began
+    Path pool = demoBoot("first-demo", Duration.ofSeconds(100), false);
+
+    Document page = page("--file", pool.toString());
+
+    Element run =
+        elements(page, "g", "bar").stream()
+            .filter(bar -> text(bar, "title").startsWith("provision\n"))
+            .findFirst()
+            .orElseThrow();
+    double width = Double.parseDouble(rect(run).getAttribute("width"));
+    assertThat(width).as("the run fills the axis, not a sliver").isGreaterThan(0.9 * 820);
+    assertThat(elements(page, "p", "note"))
+        .singleElement()
+        .extracting(Element::getTextContent)
+        .asString()
+        .contains("left out of the drawing", "milestone kvprov", "100.000 s before");
+    List<List<String>> rows = new ArrayList<>();
+    NodeList trs = page.getElementsByTagName("tr");
+    for (int i = 0; i < trs.getLength(); i++) {
+      NodeList tds = ((Element) trs.item(i)).getElementsByTagName("td");
+      List<String> cells = new ArrayList<>();
+      for (int j = 0; j < tds.getLength(); j++) {
+        cells.add(tds.item(j).getTextContent());
+      }
+      rows.add(cells);
+    }
+    assertThat(rows)
+        .as("the table still lists it")
+        .anySatisfy(cells -> assertThat(cells).containsSubsequence("milestone", "kvprov"));
   }
 
   @Test

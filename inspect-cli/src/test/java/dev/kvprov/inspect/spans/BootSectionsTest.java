@@ -91,7 +91,10 @@ class BootSectionsTest {
     String html = Files.readString(page);
     assertThat(html)
         .contains(
-            "<p class=\"verdict bad\">latest boot: no PROVISIONING_REPORT</p>",
+            "<p class=\"verdict bad\"><a href=\"#boot-1\">boot 1 of 2, 2026-11-22T04:47:47Z:"
+                + " FAILED: useradd failed",
+            "<p class=\"verdict bad\"><a href=\"#boot-2\">boot 2 of 2, 2026-11-22T04:39:15Z:"
+                + " no PROVISIONING_REPORT</a></p>",
             "<section id=\"boot-1\">",
             "<section id=\"boot-2\">",
             "<a href=\"#boot-1\">boot 1 of 2, 2026-11-22T04:47:47Z: FAILED: useradd failed");
