@@ -21,8 +21,8 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * of each VM), or the pool inside a {@code kvp bundle} — told apart by their first bytes, as the
  * read commands tell a pool from an export.
  *
- * @param name the VM as the output names it: the file's name without its extension (a live
- *     pool's {@code .kvp_pool_N}, the same for every VM, keeps its path)
+ * @param name the VM as the output names it: the file's name without its extension (a live pool's
+ *     {@code .kvp_pool_N}, the same for every VM, keeps its path)
  * @param file where its records are
  */
 public record VmInput(String name, Path file) {
@@ -114,14 +114,11 @@ public record VmInput(String name, Path file) {
    * VM's last boot, and are passed over.
    */
   private void scanBundle(InputStream raw, PoolVisitor visitor) throws IOException {
-    InputStream in = raw;
     raw.mark(2);
     boolean gzip = raw.read() == 0x1F && raw.read() == 0x8B;
     raw.reset();
-    if (gzip) {
-      in = new GzipCompressorInputStream(raw);
-    }
-    try (TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+    try (TarArchiveInputStream tar =
+        new TarArchiveInputStream(gzip ? new GzipCompressorInputStream(raw) : raw)) {
       boolean bundle = false;
       for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
         String name = entry.getName();
@@ -141,12 +138,13 @@ public record VmInput(String name, Path file) {
           bundle
               ? "a kvp bundle with no pool 1 in " + BUNDLE_POOLS
               : "a tar or gzip archive, but no kvp bundle (nothing under kvp-bundle/)");
+    } catch (InputKind.WrongInput e) {
+      throw e;
     } catch (IOException e) {
-      if (e instanceof InputKind.WrongInput) {
-        throw e;
-      }
       throw new InputKind.WrongInput(
-          "a tar or gzip archive that cannot be read to its end: " + IoErrors.reason(e));
+          "a tar or gzip archive that cannot be read to its end ("
+              + (e instanceof java.io.EOFException ? "it is cut short" : IoErrors.reason(e))
+              + ")");
     }
   }
 

@@ -14,9 +14,9 @@ import java.util.Map;
  * column of any length; at a terminal a line is cut to its width, in a pipe never.
  */
 public final class FleetText {
-  private static final int NAME = 20;
+  private static final int NAME = 24;
   private static final int VERDICT = 10;
-  private static final int SLOWEST = 30;
+  private static final int SLOWEST = 28;
 
   private final PrintWriter out;
   private final int columns;

@@ -20,7 +20,8 @@ final class DurationHistogram {
   private Duration min;
   private Duration max;
 
-  void add(Duration d) {
+  void add(Duration given) {
+    Duration d = given.isNegative() ? Duration.ZERO : given;
     int bucket = bucket(micros(d));
     if (bucket >= counts.length) {
       counts =
@@ -58,7 +59,7 @@ final class DurationHistogram {
     for (int bucket = 0; bucket < counts.length; bucket++) {
       seen += counts[bucket];
       if (seen >= rank) {
-        long micros = (long) Math.ceil(Math.pow(1.01, bucket));
+        long micros = bucket == 0 ? 0 : (long) Math.ceil(Math.pow(1.01, bucket - 1));
         Duration top = Duration.ofSeconds(micros / 1_000_000, micros % 1_000_000 * 1000);
         return top.compareTo(max) > 0 ? max : (top.compareTo(min) < 0 ? min : top);
       }
@@ -67,20 +68,20 @@ final class DurationHistogram {
   }
 
   private static long micros(Duration d) {
-    if (d.isNegative()) {
-      return 0;
-    }
     return d.getSeconds() >= Long.MAX_VALUE / 1_000_000 - 1
         ? Long.MAX_VALUE
         : d.getSeconds() * 1_000_000 + d.getNano() / 1000;
   }
 
-  /** The bucket whose top is the smallest power of 1.01 at or above {@code micros}. */
+  /**
+   * 0 for zero; else 1 + the power of 1.01 that is the smallest at or above {@code micros} (its
+   * top).
+   */
   static int bucket(long micros) {
-    if (micros <= 1) {
+    if (micros <= 0) {
       return 0;
     }
-    int b = (int) Math.ceil(Math.log(micros) / GROWTH);
+    int b = 1 + (int) Math.ceil(Math.log(micros) / GROWTH);
     return Math.min(b, BUCKETS);
   }
 }
