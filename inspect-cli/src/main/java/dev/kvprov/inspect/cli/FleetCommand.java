@@ -24,8 +24,10 @@ import picocli.CommandLine.Parameters;
     name = "fleet",
     mixinStandardHelpOptions = true,
     description = {
-      "Many VMs at once: a line per VM (verdict, boot time, slowest step, reason), then",
-      "each step's p50, p95 and max across them, and the failures grouped by reason.",
+      "Many VMs at once, from the host side: a line per VM, then the whole fleet.",
+      "",
+      "A VM's line: its verdict, boot time, slowest step and reason. Then each step's",
+      "p50, p95 and max across the VMs, and the failures grouped by reason.",
       "",
       "Each file is one VM: a host-side export (as the PowerShell in kvp's docs makes",
       "it), a pool file, or a kvp bundle (.tar.gz: its pool 1). A directory stands for",
