@@ -75,6 +75,14 @@ enum ExitCode {
                   + ProvisioningStatus.NO_VERDICT_WHEN
                   + ")"),
           own(
+              "fleet",
+              OK,
+              "every VM provisioned",
+              FOUND,
+              "a VM failed, never finished, has no report or could not be read; or no VMs",
+              IO,
+              "I/O error (a directory or file named cannot be read)"),
+          own(
               "bundle",
               OK,
               "written (what could not be read is listed)",

@@ -44,6 +44,7 @@ public final class KvpCommand implements Runnable {
           WatchCommand.class,
           ReportCommand.class,
           StatusCommand.class,
+          FleetCommand.class,
           BundleCommand.class,
           DoctorCommand.class,
           DecodeCommand.class,

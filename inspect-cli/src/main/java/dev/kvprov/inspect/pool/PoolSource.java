@@ -307,7 +307,7 @@ public record PoolSource(String name, Kind kind, Path path) {
    * The export's text: UTF-8 unless a byte order mark says UTF-16, as Windows PowerShell's {@code
    * Out-File} writes by default.
    */
-  private static Reader text(InputStream raw) throws IOException {
+  static Reader text(InputStream raw) throws IOException {
     BufferedInputStream in = new BufferedInputStream(raw);
     in.mark(3);
     int b0 = in.read();

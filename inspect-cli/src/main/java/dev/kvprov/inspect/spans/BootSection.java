@@ -36,6 +36,16 @@ public final class BootSection {
 
   private boolean alreadyProvisioned;
 
+  /** A boot its caller fills item by item, in pool order, on one thread: a VM of kvp fleet. */
+  public static BootSection of(PoolSource source) {
+    return new BootSection(1, source);
+  }
+
+  /** Adds the boot's next item. */
+  public void add(Item item) {
+    add(read(item));
+  }
+
   /** An item and what its writer made of it, worked out on any core by a section's passes. */
   public static final class Prepared {
     private final Item item;
