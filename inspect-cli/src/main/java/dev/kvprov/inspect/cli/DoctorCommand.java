@@ -125,10 +125,15 @@ final class DoctorCommand implements Callable<Integer> {
     // What the records' bytes say is a finding already; what is left of an item's problems is
     // its writer's format broken (pieces missing, a payload that does not decode).
     java.util.Set<String> recordProblems = new java.util.HashSet<>();
+    // Where each record starts, until its item is put together: an item's finding names its
+    // first record's offset.
+    Map<Integer, Long> offsets = new HashMap<>();
     Items items =
         new Items(
             item -> {
               Writer writer = item.writer();
+              long offset = offsets.getOrDefault(item.index(), -1L);
+              item.records().forEach(offsets::remove);
               for (String problem : item.problems()) {
                 if (!recordProblems.remove(problem) && writer.rule().isDamage(problem)) {
                   add.accept(
@@ -136,7 +141,7 @@ final class DoctorCommand implements Callable<Integer> {
                           source,
                           "item_damaged",
                           item.index(),
-                          -1,
+                          offset,
                           writer.name() + ": " + problem));
                 }
               }
@@ -226,6 +231,9 @@ final class DoctorCommand implements Callable<Integer> {
                           + earlier
                           + "'s (ignoring case): the host shows one of them"),
                   earlier));
+        }
+        if (offsets.size() < Items.MAX_HELD * 4) {
+          offsets.put(e.index(), e.offset());
         }
         items.entry(e, value);
       }
