@@ -11,6 +11,7 @@ import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
@@ -39,8 +40,9 @@ import picocli.CommandLine.Option;
       "Check a pool's health; each finding with its record and byte offset.",
       "",
       "Finds torn records, invalid UTF-8, missing NULs, keys and values the host",
-      "will cut (over 254/1022 bytes), keys that collide ignoring case, too many",
-      "records, a pool others may write, and a live pool left from an earlier boot."
+      "will cut (over 254/1022 bytes) and characters it loses between two records,",
+      "keys that collide ignoring case, too many records, a pool others may write,",
+      "and a live pool left from an earlier boot."
     },
     footer = {
       "",
@@ -128,6 +130,7 @@ final class DoctorCommand implements Callable<Integer> {
     // Where each record starts, until its item is put together: an item's finding names its
     // first record's offset.
     Map<Integer, Long> offsets = new HashMap<>();
+    CutCharacters cuts = new CutCharacters(Items.MAX_HELD * 4);
     Items items =
         new Items(
             item -> {
@@ -146,6 +149,7 @@ final class DoctorCommand implements Callable<Integer> {
                 }
               }
               boolean whole = item.records().size() > 1 && item.problems().isEmpty();
+              cuts.lost(source, item, whole).forEach(add);
               for (int record : item.records()) {
                 for (PieceFinding f : waiting.getOrDefault(record, List.of())) {
                   if (!whole || !item.records().contains(f.pieceOf())) {
@@ -234,6 +238,9 @@ final class DoctorCommand implements Callable<Integer> {
         }
         if (offsets.size() < Items.MAX_HELD * 4) {
           offsets.put(e.index(), e.offset());
+        }
+        if (Writers.of(e.key()).rule().piecesShareKey()) {
+          cuts.record(e, value);
         }
         items.entry(e, value);
       }
