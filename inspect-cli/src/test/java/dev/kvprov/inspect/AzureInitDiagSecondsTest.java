@@ -7,15 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * azure-init's diagnostic records written with whole-second timestamps (its writer's {@code
- * Seconds} precision), laid out as its writer lays them (docs/kvp-format.md): one operation after
- * another within one second, so only the order of the records tells which came first; and durations
- * in the forms azure-init's own reader accepts.
+ * Seconds} precision): one operation after another within one second, so only the order of the
+ * records tells which came first; and durations in the forms azure-init's own reader accepts.
+ *
+ * <p>The pool {@code azure-init-diag-seconds.kvp_pool_1} beside this test was written by
+ * azure-init's own pool store (its {@code libazureinit-kvp} command, {@code append-multiple}, built
+ * from source outside this repository) from the records in {@code azure-init-diag-seconds.records},
+ * whose keys follow docs/kvp-format.md; {@link #thePoolIsTheseRecords_laidOutAsAzureInitLaysThem}
+ * pins them.
  */
 class AzureInitDiagSecondsTest {
   private static final String VM = "5c0ffee0-4d2b-4c3a-9e1f-0a1b2c3d4e5f";
@@ -23,10 +27,13 @@ class AzureInitDiagSecondsTest {
   private static final String IMDS = "1a1b1c1d-1e1f-4a2b-8c2d-2e2f30313233";
   private static final String USER = "2b2c2d2e-2f30-4132-9334-353637383940";
   private static final String HOST = "3c3d3e3f-4041-4243-8445-464748494a4b";
+  private static final String EVENT = "4d4e4f50-5152-4354-9556-575859505152";
   private static final String SECOND = "2026-11-22T04:47:47Z";
+  private static final Path POOL =
+      Path.of("src/test/resources/dev/kvprov/inspect/azure-init-diag-seconds.kvp_pool_1");
 
   @TempDir Path dir;
-  private Path pool;
+  private final String pool = POOL.toString();
 
   /** One record of a single-piece payload: {@code DIAG|agent|vm|kind|name|id|ts|enc|res|dur|0}. */
   static String key(String kind, String name, String id, String ts, String result, String dur) {
@@ -34,12 +41,13 @@ class AzureInitDiagSecondsTest {
         "|", "DIAG", "azure-init/0.1.1", VM, kind, name, id, ts, "none", result, dur, "0");
   }
 
-  @BeforeEach
-  void writePool() throws Exception {
+  @Test
+  void thePoolIsTheseRecords_laidOutAsAzureInitLaysThem() throws Exception {
     RawPool raw =
         new RawPool()
             .add(key("start", "provision:run", RUN, SECOND, "", ""), "starting")
             .add(key("start", "imds", IMDS, SECOND, "", ""), "GET /metadata/instance")
+            .add(key("event", "imds", EVENT, SECOND, "", ""), "Retrieved 2 keys from IMDS")
             .add(key("finish", "imds", IMDS, SECOND, "success", "0.312000"), "200 OK")
             .add(key("start", "user:create", USER, SECOND, "", ""), "")
             // azure-init's reader takes a duration in exponent notation too
@@ -49,8 +57,8 @@ class AzureInitDiagSecondsTest {
             .add(
                 key("finish", "provision:run", RUN, "2026-11-22T04:47:48Z", "success", "0.9"),
                 "provisioned");
-    pool = dir.resolve("seconds.kvp");
-    Files.write(pool, raw.bytes());
+
+    assertThat(Files.readAllBytes(POOL)).isEqualTo(raw.bytes());
   }
 
   private static List<String> names(JsonNode spans) {
@@ -61,7 +69,7 @@ class AzureInitDiagSecondsTest {
 
   @Test
   void tree_operationsOfOneSecond_nestByRecordOrder_notAsAChain() {
-    CliRun run = CliRun.of("tree", "--json", "--file", pool.toString());
+    CliRun run = CliRun.of("tree", "--json", "--file", pool);
 
     assertThat(run.exit()).as(run.err()).isZero();
     JsonNode roots = run.json();
@@ -75,7 +83,7 @@ class AzureInitDiagSecondsTest {
 
   @Test
   void timeline_rowsOfOneSecond_comeInRecordOrder() {
-    CliRun run = CliRun.of("timeline", "--json", "--file", pool.toString());
+    CliRun run = CliRun.of("timeline", "--json", "--file", pool);
 
     assertThat(run.exit()).as(run.err()).isZero();
     List<String> rows = new ArrayList<>();
@@ -86,6 +94,7 @@ class AzureInitDiagSecondsTest {
         .containsExactly(
             "start provision:run",
             "start imds",
+            "event imds",
             "end imds",
             "start user:create",
             "end user:create",
@@ -96,7 +105,7 @@ class AzureInitDiagSecondsTest {
 
   @Test
   void blame_listsEqualTotalsInRecordOrder() {
-    CliRun run = CliRun.of("blame", "--json", "--file", pool.toString());
+    CliRun run = CliRun.of("blame", "--json", "--file", pool);
 
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.json().findValuesAsText("name"))
@@ -104,13 +113,31 @@ class AzureInitDiagSecondsTest {
   }
 
   @Test
+  void report_theStepStillOpen_isTheLastOneStartedInThatSecond() throws Exception {
+    Path hung = dir.resolve("hung.kvp");
+    Files.write(
+        hung,
+        new RawPool()
+            .add(key("start", "provision:run", RUN, SECOND, "", ""), "")
+            .add(key("start", "imds", IMDS, SECOND, "", ""), "") // never finished
+            .add(key("finish", "provision:run", RUN, SECOND, "fail", "0.5"), "")
+            .add(key("start", "ssh:keys", HOST, SECOND, "", ""), "") // never finished
+            .bytes());
+
+    CliRun run = CliRun.of("report", "--json", "--file", hung.toString());
+
+    assertThat(run.exit()).as(run.err()).isEqualTo(1);
+    assertThat(run.json().path("unfinished").path("open_step").asText()).isEqualTo("ssh:keys");
+  }
+
+  @Test
   void list_readsADurationInExponentNotation() {
-    CliRun run = CliRun.of("list", "--json", "--file", pool.toString());
+    CliRun run = CliRun.of("list", "--json", "--file", pool);
 
     assertThat(run.exit()).as(run.err()).isZero();
     List<JsonNode> items = run.jsonLines();
-    assertThat(items.get(4).path("event").path("duration_s").asDouble()).isEqualTo(0.021);
-    assertThat(items.get(6).path("event").path("duration_s").asDouble()).isEqualTo(0.004);
+    assertThat(items.get(5).path("event").path("duration_s").asDouble()).isEqualTo(0.021);
+    assertThat(items.get(7).path("event").path("duration_s").asDouble()).isEqualTo(0.004);
     items.forEach(i -> assertThat(i.path("problems")).as(i.toString()).isEmpty());
   }
 

@@ -284,7 +284,7 @@ public final class AzureInitDiagWriter {
             SpanNode started = operations.get(id);
             if (started != null && started.start != null) {
               started.end = started.start.plus(k.length().orElse(Duration.ZERO));
-              contained.ended(started, item.index());
+              started.endRecord = item.index();
               started.status = k.failed() ? "error" : "ok";
               started.message = k.failed() ? r.message() : "";
               contained.settle(started);
@@ -301,17 +301,18 @@ public final class AzureInitDiagWriter {
           if (span == null) {
             span = new SpanNode(k.name(), WRITER);
             operations.put(id, span);
-            contained.span(span, item.index());
+            span.startRecord = item.index(); // its start's, or its finish's if none comes
+            contained.span(span);
           }
           if (k.kind().equals("finish")) {
             contained.settle(span); // its result says how it ended, whatever happened inside
           }
           if (k.kind().equals("start")) {
             span.start = k.time();
-            contained.started(span, item.index());
+            span.startRecord = item.index();
           } else {
             span.end = k.time();
-            contained.ended(span, item.index());
+            span.endRecord = item.index();
             if (span.start == null) {
               Duration length = k.length().orElse(Duration.ZERO);
               span.start = k.time().minus(length);
@@ -342,7 +343,8 @@ public final class AzureInitDiagWriter {
                   "event",
                   r.key().name(),
                   r.key().failed() ? "error" : null,
-                  r.message()));
+                  r.message(),
+                  item.index()));
         }
       };
     }

@@ -85,9 +85,9 @@ final class AzureInitWriter {
             node.start = r.start().get();
             node.end = r.end().get();
             node.status = error ? "error" : "ok";
-            spans.span(node, 0);
+            spans.span(node);
           } else if (error) {
-            spans.failure(r.start().get(), 0, r.message().orElse(""));
+            spans.failure(r.start().get(), -1, r.message().orElse(""));
           }
         }
 

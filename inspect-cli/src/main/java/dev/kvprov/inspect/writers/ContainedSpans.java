@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,13 +25,10 @@ final class ContainedSpans {
   /** Spans whose writer said how they ended: an error event inside does not change that. */
   private final Set<SpanNode> settled = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  /** Where each span's start and end records are in the pool: {@link At#record}. */
-  private final Map<SpanNode, int[]> records = new IdentityHashMap<>();
-
   /**
-   * A moment, and the record that told it: equal times are ordered by their records. A writer that
-   * writes a span in one record when it closes (azure-init's first format) gives every moment the
-   * same record, so that equal times stay equal.
+   * A moment, and the record that told it ({@link SpanNode#startRecord}): equal times are ordered
+   * by their records. A writer that records no such order (azure-init's first format, one record
+   * per span written when it closes) leaves them at -1, so that equal times stay equal.
    */
   private record At(Instant time, int record) implements Comparable<At> {
     static final At NEVER = new At(Instant.MAX, Integer.MAX_VALUE);
@@ -48,22 +44,10 @@ final class ContainedSpans {
 
   /**
    * A span whose start is known, or will be; with no end, it was still running when the pool was
-   * read. {@code record} is where it began in the pool, for ties: its start's record, or its
-   * finish's when the start is missing.
+   * read.
    */
-  void span(SpanNode span, int record) {
+  void span(SpanNode span) {
     spans.add(span);
-    records.put(span, new int[] {record, record});
-  }
-
-  /** Where its start was recorded, when that record comes after another that made the span. */
-  void started(SpanNode span, int record) {
-    records.computeIfAbsent(span, s -> new int[] {record, record})[0] = record;
-  }
-
-  /** Where its end was recorded. */
-  void ended(SpanNode span, int record) {
-    records.computeIfAbsent(span, s -> new int[] {record, record})[1] = record;
   }
 
   /**
@@ -74,7 +58,7 @@ final class ContainedSpans {
     settled.add(span);
   }
 
-  /** An error event at {@code at}, told by record {@code record}. */
+  /** An error event at {@code at}, told by record {@code record} (-1: not known). */
   void failure(Instant at, int record, String message) {
     failures.add(new Failure(new At(at, record), message));
   }
@@ -82,8 +66,8 @@ final class ContainedSpans {
   List<SpanNode> roots() {
     spans.removeIf(n -> n.start == null);
     spans.sort(
-        Comparator.comparing(this::start)
-            .thenComparing(this::nestingEnd, Comparator.reverseOrder()));
+        Comparator.comparing(ContainedSpans::start)
+            .thenComparing(ContainedSpans::nestingEnd, Comparator.reverseOrder()));
     attributeFailures();
     List<SpanNode> top = new ArrayList<>();
     Deque<SpanNode> enclosing = new ArrayDeque<>();
@@ -123,24 +107,19 @@ final class ContainedSpans {
   }
 
   /** A span's end; one still running may be where an error happened, for as long as it runs. */
-  private At end(SpanNode span) {
-    return span.end == null ? At.NEVER : new At(span.end, record(span, 1));
+  private static At end(SpanNode span) {
+    return span.end == null ? At.NEVER : new At(span.end, span.endRecord);
   }
 
-  private At start(SpanNode span) {
-    return new At(span.start, record(span, 0));
-  }
-
-  private int record(SpanNode span, int which) {
-    int[] at = records.get(span);
-    return at == null ? 0 : at[which];
+  private static At start(SpanNode span) {
+    return new At(span.start, span.startRecord);
   }
 
   /**
    * Where a span ends, for nesting: one still running goes under the span it started in, and what
    * starts after it is not taken to be inside it (nothing says so).
    */
-  private At nestingEnd(SpanNode span) {
+  private static At nestingEnd(SpanNode span) {
     return span.end == null ? start(span) : end(span);
   }
 }
