@@ -120,6 +120,26 @@ class AzureInitPoolTest {
   }
 
   @Test
+  void doctor_showsAShortPieceWhole() throws Exception {
+    byte[] value =
+        ("Time: 2024-06-01T10:00:02.000Z | Event: message=" + "x".repeat(973) + "é and hôte")
+            .getBytes(UTF_8);
+    RawPool raw = new RawPool();
+    for (int at = 0; at < value.length; at += 1022) {
+      raw.add(
+          key("INFO", "provision:user", 7).getBytes(UTF_8),
+          Arrays.copyOfRange(value, at, Math.min(at + 1022, value.length)));
+    }
+    Path shortTail = dir.resolve("short.kvp");
+    Files.write(shortTail, raw.bytes());
+
+    CliRun run = CliRun.of("doctor", "--json", "--file", shortTail.toString());
+
+    assertThat(run.json().path("problems").get(0).path("message").asText())
+        .endsWith("record 1 begins \" and hôte\"");
+  }
+
+  @Test
   void tree_nestsByTimeContainment_andFailsTheSpanAnErrorHappenedIn() {
     CliRun run = CliRun.of("tree", "--json", "--file", pool.toString());
 

@@ -97,13 +97,15 @@ final class CutCharacters {
                   + records.get(i + 1)
                   + "; the host converts each record to UTF-16 on its own and loses it: record "
                   + records.get(i)
-                  + " ends \"…"
+                  + " ends \""
+                  + (before.length() > SHOWN ? "…" : "")
                   + Text.printable(lenient(before.tail()))
                   + "\", record "
                   + records.get(i + 1)
                   + " begins \""
                   + Text.printable(lenient(after.head()))
-                  + "…\""));
+                  + (after.length() > SHOWN ? "…" : "")
+                  + "\""));
     }
     return found;
   }
