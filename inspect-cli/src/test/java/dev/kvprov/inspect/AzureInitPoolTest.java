@@ -85,15 +85,58 @@ class AzureInitPoolTest {
   }
 
   @Test
-  void doctor_takesPiecesCutInsideACharacterForWhatTheyAre_andFindsOnlyTheRepeatedKey() {
+  void doctor_takesPiecesCutInsideACharacterForWhatTheyAre_butSaysTheHostLosesTheCharacter() {
     CliRun run = CliRun.of("doctor", "--json", "--file", pool.toString());
 
     assertThat(run.exit()).as(run.out()).isEqualTo(1);
-    // The four pieces of one value share a key and cut 'é' in two: azure-init's format, measured
-    // as stored (1022 bytes each), not damage. Two values under one key are a true finding.
+    // The four pieces of one value share a key and cut characters in two: azure-init's format,
+    // measured as stored (1022 bytes each), and whole once joined. But the host converts each
+    // record on its own, and loses each character cut. Two values under one key are a finding too.
+    List<String> expected = new java.util.ArrayList<>();
+    byte[] longValue = ("Time: 2024-06-01T10:00:02.000Z | Event: " + LONG_MESSAGE).getBytes(UTF_8);
+    for (int cut = 1022, record = 0; cut < longValue.length; cut += 1022, record++) {
+      if ((longValue[cut] & 0xC0) == 0x80) {
+        expected.add("character_lost_by_host " + record);
+      }
+    }
+    expected.add("duplicate_key 9");
+    assertThat(expected)
+        .as("the first cut, at least, falls inside a character")
+        .hasSizeGreaterThan(1);
     assertThat(run.json().path("problems"))
         .extracting(p -> p.path("kind").asText() + " " + p.path("record").asInt())
-        .containsExactly("duplicate_key 9");
+        .containsExactlyElementsOf(expected);
+    JsonNode first = run.json().path("problems").get(0);
+    assertThat(first.path("offset").asLong()).as("where 'é' begins").isEqualTo(512 + 1021);
+    assertThat(first.path("message").asText())
+        .isEqualTo(
+            "azure-init: \"é\" is cut between records 0 and 1; the host converts each record to"
+                + " UTF-16 on its own and loses it: record 0 ends \"…"
+                + "x".repeat(23)
+                + "\", record 1 begins \" and a café with crèm…\"");
+
+    CliRun human = CliRun.of("doctor", "--file", pool.toString());
+    assertThat(human.out()).contains("  character_lost_by_host: record 0 at offset 1533: ");
+  }
+
+  @Test
+  void doctor_showsAShortPieceWhole() throws Exception {
+    byte[] value =
+        ("Time: 2024-06-01T10:00:02.000Z | Event: message=" + "x".repeat(973) + "é and hôte")
+            .getBytes(UTF_8);
+    RawPool raw = new RawPool();
+    for (int at = 0; at < value.length; at += 1022) {
+      raw.add(
+          key("INFO", "provision:user", 7).getBytes(UTF_8),
+          Arrays.copyOfRange(value, at, Math.min(at + 1022, value.length)));
+    }
+    Path shortTail = dir.resolve("short.kvp");
+    Files.write(shortTail, raw.bytes());
+
+    CliRun run = CliRun.of("doctor", "--json", "--file", shortTail.toString());
+
+    assertThat(run.json().path("problems").get(0).path("message").asText())
+        .endsWith("record 1 begins \" and hôte\"");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Writer;
+import dev.kvprov.inspect.writers.Writers;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.KvpLimits;
 import dev.kvprov.kvp.KvpProblem;
@@ -38,8 +39,9 @@ import picocli.CommandLine.Option;
       "Check a pool's health; each finding with its record and byte offset.",
       "",
       "Finds torn records, invalid UTF-8, missing NULs, keys and values the host",
-      "will cut (over 254/1022 bytes), keys that collide ignoring case, too many",
-      "records, a pool others may write, and a live pool left from an earlier boot."
+      "will cut (over 254/1022 bytes) and characters it loses between two records,",
+      "keys that collide ignoring case, too many records, a pool others may write,",
+      "and a live pool left from an earlier boot."
     },
     footer = {
       "",
@@ -124,10 +126,16 @@ final class DoctorCommand implements Callable<Integer> {
     // What the records' bytes say is a finding already; what is left of an item's problems is
     // its writer's format broken (pieces missing, a payload that does not decode).
     java.util.Set<String> recordProblems = new java.util.HashSet<>();
+    // Where each record starts, until its item is put together: an item's finding names its
+    // first record's offset.
+    Map<Integer, Long> offsets = new HashMap<>();
+    CutCharacters cuts = new CutCharacters(Items.MAX_HELD * 4);
     Items items =
         new Items(
             item -> {
               Writer writer = item.writer();
+              long offset = offsets.getOrDefault(item.index(), -1L);
+              item.records().forEach(offsets::remove);
               for (String problem : item.problems()) {
                 if (!recordProblems.remove(problem) && writer.rule().isDamage(problem)) {
                   add.accept(
@@ -135,11 +143,12 @@ final class DoctorCommand implements Callable<Integer> {
                           source,
                           "item_damaged",
                           item.index(),
-                          -1,
+                          offset,
                           writer.name() + ": " + problem));
                 }
               }
               boolean whole = item.records().size() > 1 && item.problems().isEmpty();
+              cuts.lost(source, item, whole).forEach(add);
               for (int record : item.records()) {
                 for (PieceFinding f : waiting.getOrDefault(record, List.of())) {
                   if (!whole || !item.records().contains(f.pieceOf())) {
@@ -225,6 +234,12 @@ final class DoctorCommand implements Callable<Integer> {
                           + earlier
                           + "'s (ignoring case): the host shows one of them"),
                   earlier));
+        }
+        if (offsets.size() < Items.MAX_HELD * 4) {
+          offsets.put(e.index(), e.offset());
+        }
+        if (Writers.of(e.key()).rule().piecesShareKey()) {
+          cuts.record(e, value);
         }
         items.entry(e, value);
       }

@@ -46,6 +46,8 @@ public final class Timeline {
    * @param status a span's {@code ok}, {@code error} or {@code unfinished}; a point's {@code error}
    *     or {@code ok}, or null
    * @param duration an end row's span duration, else null
+   * @param record the pool record that told it, for a writer that writes each record as things
+   *     happen (azure-init's DIAG); -1 for the others
    */
   public record Row(
       Duration at,
@@ -55,7 +57,8 @@ public final class Timeline {
       String name,
       String status,
       String message,
-      Duration duration) {}
+      Duration duration,
+      int record) {}
 
   /** One span, for a waterfall: {@code end} is null when it never finished (or is unreadable). */
   public record Bar(
@@ -98,7 +101,38 @@ public final class Timeline {
     // Stable: equal times keep tree order (a parent's start before its child's, a child's end
     // before its parent's), then pool order.
     timeline.rows.sort(Comparator.comparing(Row::at));
+    timeline.inRecordOrder();
     return timeline;
+  }
+
+  /**
+   * Rows of one time whose writer writes its records as things happen (whole-second timestamps tie
+   * often) take their places among themselves in the order of their records: an event between an
+   * operation's start and finish stays between them. Other rows keep their places.
+   */
+  private void inRecordOrder() {
+    int from = 0;
+    while (from < rows.size()) {
+      int to = from + 1;
+      while (to < rows.size() && rows.get(to).at().equals(rows.get(from).at())) {
+        to++;
+      }
+      List<Integer> places = new ArrayList<>();
+      for (int i = from; i < to; i++) {
+        if (rows.get(i).record() >= 0) {
+          places.add(i);
+        }
+      }
+      if (places.size() > 1) {
+        List<Row> ordered = new ArrayList<>();
+        places.forEach(i -> ordered.add(rows.get(i)));
+        ordered.sort(Comparator.comparingInt(Row::record)); // stable: a start before its end
+        for (int i = 0; i < places.size(); i++) {
+          rows.set(places.get(i), ordered.get(i));
+        }
+      }
+      from = to;
+    }
   }
 
   private static Boot boot(List<SpanNode> roots, PointEvents events, Instant given) {
@@ -165,11 +199,21 @@ public final class Timeline {
               node.name,
               node.status,
               node.message,
-              duration);
+              duration,
+              node.endRecord);
         }
         continue;
       }
-      add(start, node.start, node.writer.name(), "start", node.name, node.status, "", null);
+      add(
+          start,
+          node.start,
+          node.writer.name(),
+          "start",
+          node.name,
+          node.status,
+          "",
+          null,
+          node.startRecord);
       if (start != null) {
         bars.add(
             new Bar(
@@ -198,7 +242,8 @@ public final class Timeline {
         p.name(),
         p.status(),
         p.message(),
-        null);
+        null,
+        p.record());
   }
 
   private void add(
@@ -209,12 +254,13 @@ public final class Timeline {
       String name,
       String status,
       String message,
-      Duration duration) {
+      Duration duration,
+      int record) {
     if (at == null) {
       undated++;
       return;
     }
-    rows.add(new Row(at, time, writer, kind, name, status, cut(message), duration));
+    rows.add(new Row(at, time, writer, kind, name, status, cut(message), duration, record));
   }
 
   static String cut(String text) {

@@ -57,7 +57,13 @@ public final class AzureInitDiagWriter {
     @Override
     public Piece piece(String key, String value, List<String> problems) {
       return DiagKey.parse(key, problems)
-          .map(k -> new Piece(DiagKey.base(key), k.piece(), -1))
+          .map(
+              k -> {
+                if (k.piece() == 0) { // once per payload
+                  k.durationProblem().ifPresent(problems::add);
+                }
+                return new Piece(DiagKey.base(key), k.piece(), -1);
+              })
           .orElse(null);
     }
 
@@ -257,8 +263,9 @@ public final class AzureInitDiagWriter {
 
     /**
      * An operation's start and finish meet by event id; with no parents recorded, operations nest
-     * by time. A finish whose start is missing starts its duration earlier; a start with no finish
-     * is still running (or hung). A failed event fails the operation it happened in.
+     * by time, and records written in the same second (the writer may keep whole seconds) by the
+     * order of the records. A finish whose start is missing starts its duration earlier; a start
+     * with no finish is still running (or hung). A failed event fails the operation it happened in.
      */
     @Override
     SpanReader<Read> spans() {
@@ -277,6 +284,7 @@ public final class AzureInitDiagWriter {
             SpanNode started = operations.get(id);
             if (started != null && started.start != null) {
               started.end = started.start.plus(k.length().orElse(Duration.ZERO));
+              started.endRecord = item.index();
               started.status = k.failed() ? "error" : "ok";
               started.message = k.failed() ? r.message() : "";
               contained.settle(started);
@@ -285,7 +293,7 @@ public final class AzureInitDiagWriter {
           }
           if (k.kind().equals("event")) {
             if (k.failed()) {
-              contained.failure(k.time(), r.message());
+              contained.failure(k.time(), item.index(), r.message());
             }
             return;
           }
@@ -293,6 +301,7 @@ public final class AzureInitDiagWriter {
           if (span == null) {
             span = new SpanNode(k.name(), WRITER);
             operations.put(id, span);
+            span.startRecord = item.index(); // its start's, or its finish's if none comes
             contained.span(span);
           }
           if (k.kind().equals("finish")) {
@@ -300,8 +309,10 @@ public final class AzureInitDiagWriter {
           }
           if (k.kind().equals("start")) {
             span.start = k.time();
+            span.startRecord = item.index();
           } else {
             span.end = k.time();
+            span.endRecord = item.index();
             if (span.start == null) {
               Duration length = k.length().orElse(Duration.ZERO);
               span.start = k.time().minus(length);
@@ -332,7 +343,8 @@ public final class AzureInitDiagWriter {
                   "event",
                   r.key().name(),
                   r.key().failed() ? "error" : null,
-                  r.message()));
+                  r.message(),
+                  item.index()));
         }
       };
     }

@@ -65,7 +65,11 @@ final class AzureInitWriter {
       return map;
     }
 
-    /** Spans written when they close, with no parent: nested by time. */
+    /**
+     * Spans written when they close, with no parent: nested by time. A span's one record comes
+     * after those of the spans inside it, so the pool's order breaks no ties here (every moment is
+     * given record 0).
+     */
     @Override
     SpanReader<AzureInitRecord> spans() {
       ContainedSpans spans = new ContainedSpans();
@@ -83,7 +87,7 @@ final class AzureInitWriter {
             node.status = error ? "error" : "ok";
             spans.span(node);
           } else if (error) {
-            spans.failure(r.start().get(), r.message().orElse(""));
+            spans.failure(r.start().get(), -1, r.message().orElse(""));
           }
         }
 

@@ -173,10 +173,13 @@ public record DiagKey(
     return SpanForest.time(timestamp);
   }
 
-  /** The duration in its form's unit; empty when absent or not a number. */
+  /**
+   * The duration in its form's unit; empty when absent or not a number ({@link #durationProblem}
+   * says so). azure-init's own reader takes a decimal in exponent notation too ({@code 3.12e-1}).
+   */
   Optional<Duration> length() {
-    if (!DECIMAL.matcher(duration).matches()) {
-      return Optional.empty(); // absent, or not as its writer writes it (no sign, no exponent)
+    if (!NUMBER.matcher(duration).matches()) {
+      return Optional.empty(); // absent, or not a number its writer's reader takes (no sign)
     }
     try {
       BigDecimal nanos =
@@ -194,8 +197,22 @@ public record DiagKey(
     }
   }
 
-  private static final java.util.regex.Pattern DECIMAL =
-      java.util.regex.Pattern.compile("[0-9]{1,19}(\\.[0-9]{1,12})?");
+  /** A duration written but not read, in plain words; empty when it reads or is absent. */
+  Optional<String> durationProblem() {
+    if (duration.isEmpty() || length().isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the duration is not a number of "
+            + form.unit.name().toLowerCase(java.util.Locale.ROOT)
+            + ": "
+            + Text.printable(duration));
+  }
+
+  /** Digits with a fraction, an exponent or both, short enough that no reading is costly. */
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile(
+          "([0-9]{1,19}(\\.[0-9]{0,12})?|\\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?");
 
   private static final BigDecimal MAX_NANOS = BigDecimal.TEN.pow(18);
 

@@ -19,6 +19,8 @@ public final class PointEvents {
    * @param sinceBoot the writer's own time since boot (monotonic), or null
    * @param status {@code error} for an error-level event or a failure report, {@code ok} for a
    *     success report, else null
+   * @param record the pool record that told it, for a writer that writes each record as things
+   *     happen (azure-init's DIAG, like {@link SpanNode#startRecord}); -1 for the others
    */
   public record Point(
       Instant time,
@@ -27,7 +29,20 @@ public final class PointEvents {
       String kind,
       String name,
       String status,
-      String message) {}
+      String message,
+      int record) {
+    /** A point of a writer whose records' order says nothing of time. */
+    public Point(
+        Instant time,
+        Duration sinceBoot,
+        String writer,
+        String kind,
+        String name,
+        String status,
+        String message) {
+      this(time, sinceBoot, writer, kind, name, status, message, -1);
+    }
+  }
 
   public final List<Point> points = new ArrayList<>();
   private final ItemPasses passes;

@@ -134,7 +134,8 @@ public final class SpanForest {
       }
       todo.addAll(node.children);
     }
-    open.sort(Comparator.comparing((SpanNode n) -> n.start));
+    // equal times (whole seconds) by the records that told them, where the writer says
+    open.sort(Comparator.comparing((SpanNode n) -> n.start).thenComparingInt(n -> n.startRecord));
     return open;
   }
 }

@@ -18,6 +18,15 @@ public final class SpanNode {
 
   public Duration endSinceBoot;
 
+  /**
+   * The pool records that told its start and end, for a writer that writes each as it happens
+   * (azure-init's DIAG); -1 for the others. Times that are equal (whole seconds) are ordered by
+   * them.
+   */
+  public int startRecord = -1;
+
+  public int endRecord = -1;
+
   public String status = "unfinished";
   public String message = "";
   public final List<SpanNode> children = new ArrayList<>();
