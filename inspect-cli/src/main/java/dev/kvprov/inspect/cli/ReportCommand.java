@@ -2,6 +2,7 @@ package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.inspect.pool.PoolOptions;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
@@ -76,14 +77,18 @@ final class ReportCommand implements Callable<Integer> {
       out.println(Json.write(node));
     } else {
       int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
+      int columns = Style.columns(false);
+      // a long reason or detail wraps under its value, never back to column 0
       report
           .fields()
           .forEach(
               f ->
-                  out.println(
-                      Text.padRight(Text.printable(f.key()), width)
-                          + "  "
-                          + Text.printable(f.value())));
+                  Text.hang(
+                          Text.padRight(Text.printable(f.key()), width) + "  ",
+                          Text.printable(f.value()),
+                          columns,
+                          2)
+                      .forEach(out::println));
     }
     return (report.isSuccess() ? ExitCode.OK : ExitCode.FOUND).code;
   }
