@@ -66,7 +66,8 @@ final class AppendCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     PoolFile pool;
     try {
-      pool = input.writablePool().build();
+      // a repair of the pool (a torn record removed) said as one line of kvp's, not the JDK's log
+      pool = input.writablePool().repairs(r -> err.println("kvp append: " + r)).build();
     } catch (IOException e) {
       err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
       return ExitCode.IO.code;

@@ -20,7 +20,11 @@ final class ItemCommands {
 
   private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec)
       throws IOException {
-    return input.writablePool().build();
+    // a repair of the pool (a torn record removed) said as one line of this command's own
+    return input
+        .writablePool()
+        .repairs(r -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + r))
+        .build();
   }
 
   /**
