@@ -6,6 +6,7 @@ import dev.kvprov.inspect.pool.CappedInput;
 import dev.kvprov.inspect.pool.PoolOptions;
 import dev.kvprov.inspect.pool.PoolReading;
 import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Option;
       "Each line is one record: the key is what comes before the first '=', the value",
       "what comes after. Every line is checked first (an empty key, a key or value the",
       "host would cut): if one is wrong, each is said with its line number and nothing",
-      "is written. Blank lines and lines starting with # are passed over."
+      "is written. Blank lines and lines starting with # are passed over. At a",
+      "terminal, a prompt says how to end the input (Ctrl-D)."
     },
     footer = {
       "",
@@ -71,6 +73,13 @@ final class AppendCommand implements Callable<Integer> {
     } catch (IOException e) {
       err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
       return ExitCode.IO.code;
+    }
+    if ("-".equals(from) && Style.isTerminal(0)) {
+      // a person typing, not a pipe: say how the input ends, or the wait looks like a hang
+      err.println(
+          "kvp append: type KEY=VALUE lines, then Ctrl-D on a line of its own"
+              + " (Ctrl-C: nothing written)");
+      err.flush();
     }
     List<KvpRecord> records = new ArrayList<>();
     List<String> wrong = new ArrayList<>();

@@ -120,6 +120,7 @@ final class ListCommand implements Callable<Integer> {
     // Set between sources, when no item is being made ready (InPoolOrder drains first).
     String[] part = new String[1];
     int[] problems = new int[1];
+    int[] items = new int[1];
     String[] shownDay = new String[1];
     int columns = Style.columns(wide);
     String newline = System.lineSeparator();
@@ -158,6 +159,7 @@ final class ListCommand implements Callable<Integer> {
     Consumer<Shown> print =
         shown -> {
           problems[0] += shown.problems();
+          items[0]++;
           if (shown.day() != null && !shown.day().equals(shownDay[0])) {
             out.println(style.dim("-- " + shown.day() + " (times UTC)"));
             shownDay[0] = shown.day();
@@ -176,6 +178,17 @@ final class ListCommand implements Callable<Integer> {
       return ExitCode.IO.code;
     }
     out.flush();
+    if (items[0] == 0) {
+      // an empty answer says so, on stderr: stdout stays what a script parses
+      spec.commandLine()
+          .getErr()
+          .println(
+              "kvp list: no item"
+                  + (level == null ? "" : " at " + level.toUpperCase(Locale.ROOT) + " or above")
+                  + (since == null ? "" : " since " + since)
+                  + " in "
+                  + Text.printable(input.describe()));
+    }
     return (problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 
