@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
     name = "append",
     mixinStandardHelpOptions = true,
     description = {
-      "Append many KEY=VALUE lines as records, all under one lock, in one write.",
+      "Append many KEY=VALUE lines as records, under one lock.",
       "",
       "Each line is one record: the key is what comes before the first '=', the value",
       "what comes after. Every line is checked first (an empty key, a key or value the",

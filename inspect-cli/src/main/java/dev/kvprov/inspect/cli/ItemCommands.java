@@ -149,7 +149,7 @@ final class ItemCommands {
   @Command(
       name = "delete",
       mixinStandardHelpOptions = true,
-      description = "Delete every record with KEY; later records move up, as hv_kvp_daemon does.",
+      description = "Delete every record with KEY; later ones move up (hv_kvp_daemon).",
       footer = {"", "", "Example:", "  kvp delete Support-Ticket"})
   static final class Delete implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
     name = "list",
     mixinStandardHelpOptions = true,
     description = {
-      "Every item of a pool in order, chunks put back together, decoded per writer.",
+      "Every item of a pool in order, pieces joined, decoded per writer.",
       "",
       "One line an item: seconds since boot (when the writer tells), time of day (UTC),",
       "level, writer, name and what happened, a failure's error text included. On a",

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+      "The PROVISIONING_REPORT: result, reason, agent and every field.",
       "",
       "With no report, a run that never finished says so: when it started, the step",
       "still open, and for how long until the pool's last record."

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
     name = "timeline",
     mixinStandardHelpOptions = true,
     description = {
-      "One timeline across writers, in seconds since boot; --html draws a waterfall.",
+      "Every writer's events on one clock since boot; --html draws it.",
       "",
       "Every span's start and end and every point event (kvprov's events and logs,",
       "cloud-init's and azure-init's events, the PROVISIONING_REPORT), merged by",
@@ -71,7 +71,8 @@ final class TimelineCommand implements Callable<Integer> {
       names = "--trace-event",
       paramLabel = "FILE",
       description =
-          "Also write Chrome/Perfetto trace events (JSON) to FILE: open it in ui.perfetto.dev.")
+          "Write Chrome/Perfetto trace events (JSON) to FILE, open it in ui.perfetto.dev;"
+              + " says where, instead of the text timeline.")
   Path traceEvent;
 
   @CommandLine.Mixin BootSection.Choice boots;
@@ -116,7 +117,7 @@ final class TimelineCommand implements Callable<Integer> {
         bootsJson.add(boot);
       } else if (json) {
         out.println(Json.write(toJson(timeline)));
-      } else if (html == null) {
+      } else if (html == null && traceEvent == null) {
         if (headed) {
           out.println(section.header(all.size()));
         }
@@ -145,6 +146,14 @@ final class TimelineCommand implements Callable<Integer> {
             .println("kvp timeline: cannot write " + traceEvent + ": " + IoErrors.reason(e));
         return ExitCode.IO.code;
       }
+    }
+    if (traceEvent != null && html == null && !json) {
+      // the file is what was asked for: where it went, not the whole text timeline as well
+      out.printf(
+          "wrote %s: %d spans%s%n",
+          Text.printable(traceEvent.toString()),
+          spans,
+          headed ? ", " + sections.size() + " boots" : "");
     }
     if (html != null && !json) {
       out.printf(

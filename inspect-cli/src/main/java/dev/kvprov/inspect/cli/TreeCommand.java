@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
-      "The span tree, every writer's: start offset, duration, status per span.",
+      "The span tree, every writer's: offset, duration, status per span.",
       "",
       "One line per span; failed spans show FAILED and their message, spans that",
       "started and never finished (a hang, a crash, a reboot) are marked. kvprov",

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
     name = "watch",
     mixinStandardHelpOptions = true,
     description = {
-      "Follow a live pool and print its items as they are written, each once.",
+      "Follow a live pool: each item once, as it is written.",
       "",
       "Prints the items already in the pool (not with --new-only), then every new",
       "item once, chunks put back together, as kvp list does (--json: JSON Lines).",
