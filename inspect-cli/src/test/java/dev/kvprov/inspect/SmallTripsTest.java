@@ -64,4 +64,40 @@ class SmallTripsTest {
     assertThat(IoErrors.reason(new IOException("No space left on device")))
         .isEqualTo("No space left on device");
   }
+
+  @Test
+  void watch_takesLevel_likeList() throws Exception {
+    Path pool = dir.resolve("pool.kvp");
+    String span =
+        "Start: 2026-11-22T04:47:40.000Z | End: 2026-11-22T04:47:41.000Z | Trace: "
+            + "4bf92f3577b34da6a3ce929d0e0e4736 | Status: unset | Name: ";
+    dev.kvprov.kvp.PoolFile.builder()
+        .file(pool)
+        .build()
+        .append(
+            List.of(
+                new dev.kvprov.kvp.KvpRecord(
+                    "kvprov-1|vm|INFO|end|media.read_ovf|0000000000000001",
+                    span + "media.read_ovf | Span: 0000000000000001"),
+                new dev.kvprov.kvp.KvpRecord(
+                    "kvprov-1|vm|WARN|end|imds.attempt|0000000000000002",
+                    span
+                        + "imds.attempt | Span: 0000000000000002 | Attr: kvprov.warning=IMDS"
+                        + " answered HTTP 503; trying again in 0.2 s")));
+
+    CliRun run =
+        CliRun.of(
+            "watch",
+            "--level",
+            "WARN",
+            "--exit-after",
+            "1",
+            "--interval",
+            "50ms",
+            "--file",
+            pool.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).contains("imds.attempt warning").doesNotContain("media.read_ovf");
+  }
 }

@@ -57,7 +57,7 @@ final class ListCommand implements Callable<Integer> {
 
   private static final int KEY_WIDTH = 61;
 
-  private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
+  static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
