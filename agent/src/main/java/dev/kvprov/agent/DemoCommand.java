@@ -169,7 +169,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println();
       out.println("== where everything is");
       out.println("  root filesystem:  " + root);
-      out.println("  KVP pool:         " + pool + "   (try: strings -n 8 " + pool + ")");
+      out.println("  KVP pool:         " + pool + "   (try: kvp tree --file " + pool + ")");
       out.println("  markers:          " + root.resolve("var/lib/kvprov"));
       out.println("  configuration:    " + config);
       out.println(

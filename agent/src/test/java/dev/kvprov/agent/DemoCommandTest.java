@@ -160,8 +160,17 @@ class DemoCommandTest {
     assertThat(result[1])
         .contains("imds.fetch  FAILED: no usable answer from IMDS")
         .containsPattern("result=success\\|agent=kvprov/0\\.1\\.0\\|source=ovf\\|")
-        .contains("json: {\"state\":\"Ready\"}");
+        .contains("json: {\"state\":\"Ready\"}")
+        .contains("(try: kvp tree --file ")
+        .doesNotContain("strings -n");
     assertThat(Files.readString(dir.resolve("imds-down/root/etc/passwd"))).contains("azureuser:");
+    // what the agent logged is named for its step, as a reader of the pool sees it: no class name
+    String pool =
+        Files.readString(
+            dir.resolve("imds-down/root/var/lib/hyperv/.kvp_pool_1"), StandardCharsets.ISO_8859_1);
+    assertThat(pool).contains("provisioning from the provisioning media alone");
+    assertThat(pool).doesNotContain("dev.kvprov.");
+    assertThat(result[2]).doesNotContain("dev.kvprov.");
   }
 
   @Test

@@ -123,11 +123,9 @@ class AzureInitDiagPoolTest {
     assertThat(run.out())
         .isEqualTo(
             """
-              +0.000s    0.420s  provision:run  [azure-init-diag] FAILED
-                                 provisioning failed
+              +0.000s    0.420s  provision:run  [azure-init-diag] FAILED: provisioning failed
               +0.012s    0.300s    imds:query  [azure-init-diag] ok
-              +0.340s    0.064s    user:create  [azure-init-diag] FAILED
-                                   useradd: group 'wheel' does not exist
+              +0.340s    0.064s    user:create  [azure-init-diag] FAILED: useradd: group 'wheel' does not exist
               +0.405s              ssh:keys  [azure-init-diag] STARTED, NEVER FINISHED
             """);
   }

@@ -162,8 +162,7 @@ class AzureInitPoolTest {
     CliRun run = CliRun.of("tree", "--file", pool.toString());
 
     assertThat(run.out())
-        .contains("[azure-init] FAILED\n")
-        .contains("message=useradd failed, status=9")
+        .contains("[azure-init] FAILED: message=useradd failed, status=9\n")
         .contains("    libazureinit::imds:query  [azure-init] ok");
   }
 }

@@ -141,4 +141,33 @@ class PoolEditCommandsTest {
     assertThat(run.err()).endsWith("; nothing cleared\n");
     assertThat(Files.size(pool)).isEqualTo(12 * 2560);
   }
+
+  @Test
+  void append_toAPoolAWriterTore_saysTheRepairInOnePlainLine_notTheJdksLog() throws Exception {
+    Path pool = dir.resolve(".kvp_pool_1");
+    PoolFile.builder().file(pool).build().append(List.of(new KvpRecord("before", "whole")));
+    byte[] bytes = Files.readAllBytes(pool);
+    byte[] torn = java.util.Arrays.copyOf(bytes, bytes.length + 10); // a writer died mid-write
+    torn[bytes.length] = 'x';
+    Files.write(pool, torn);
+    java.io.PrintStream savedErr = System.err;
+    java.io.ByteArrayOutputStream jdk = new java.io.ByteArrayOutputStream();
+    CliRun run;
+    System.setErr(new java.io.PrintStream(jdk, true, UTF_8));
+    try {
+      run = withStdin("after=whole\n", "append", "--file", pool.toString());
+    } finally {
+      System.setErr(savedErr);
+    }
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.err().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("kvp append: " + pool + " held part of a record (10 bytes at offset ")
+        .doesNotContain("dev.kvprov");
+    assertThat(jdk.toString(UTF_8)).isEmpty(); // no java.util.logging line beside it
+    assertThat(PoolFile.builder().file(pool).build().read().records())
+        .containsExactly(new KvpRecord("before", "whole"), new KvpRecord("after", "whole"));
+  }
 }

@@ -30,9 +30,21 @@ public final class IoErrors {
       return "permission denied";
     }
     if (e instanceof FileSystemException f && f.getReason() != null) {
-      return f.getReason();
+      return plain(f.getReason());
     }
     String message = e.getMessage();
-    return message == null || message.isBlank() ? "input/output error" : message;
+    return message == null || message.isBlank() ? "input/output error" : plain(message);
+  }
+
+  /**
+   * The C library's words where they say nothing to a reader: ESPIPE ("Illegal seek") is a pipe or
+   * a terminal where a file was wanted.
+   */
+  private static String plain(String reason) {
+    return switch (reason) {
+      case "Illegal seek" -> "a pipe or a terminal, not a file that can be read at any position";
+      case "Is a directory" -> "a directory, not a file";
+      default -> reason;
+    };
   }
 }

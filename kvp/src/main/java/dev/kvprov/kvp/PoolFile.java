@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
@@ -86,14 +87,21 @@ public final class PoolFile {
   private final KvpLimits limits;
   private final boolean syncWrites;
   private final PoolArchive archive;
+  private final Optional<Consumer<String>> repairs;
 
   private PoolFile(
-      Path path, Duration lockTimeout, KvpLimits limits, boolean syncWrites, PoolArchive archive) {
+      Path path,
+      Duration lockTimeout,
+      KvpLimits limits,
+      boolean syncWrites,
+      PoolArchive archive,
+      Optional<Consumer<String>> repairs) {
     this.path = path;
     this.lockTimeout = lockTimeout;
     this.limits = limits;
     this.syncWrites = syncWrites;
     this.archive = archive;
+    this.repairs = repairs;
   }
 
   /** Pool {@code pool} (0–3) in {@code directory}, with the default settings. */
@@ -131,7 +139,7 @@ public final class PoolFile {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("lockTimeout is negative: " + timeout);
     }
-    return new PoolFile(path, timeout, limits, syncWrites, archive);
+    return new PoolFile(path, timeout, limits, syncWrites, archive, repairs);
   }
 
   /** Appends one record. See {@link #append(List)}. */
@@ -416,13 +424,19 @@ public final class PoolFile {
       }
     }
     channel.truncate(size - length);
-    Log.LOG.log(
-        Level.WARNING,
-        "kvp: {0} held part of a record ({1} bytes at offset {2}, left by a writer that died"
-            + " mid-write); removed it so that every record is whole and on the grid",
-        path,
-        length,
-        at);
+    String repair =
+        path
+            + " held part of a record ("
+            + length
+            + " bytes at offset "
+            + at
+            + ", left by a writer that died mid-write); removed it so that every record is whole"
+            + " and on the grid";
+    if (repairs.isPresent()) {
+      repairs.get().accept(repair);
+    } else {
+      Log.LOG.log(Level.WARNING, "kvp: {0}", repair);
+    }
   }
 
   /** Indexes of the records whose key field holds {@code key}, ignoring ASCII case. */
@@ -553,6 +567,7 @@ public final class PoolFile {
     private boolean syncWrites;
     private Path archiveDirectory;
     private int keep = DEFAULT_ARCHIVE_KEEP;
+    private Consumer<String> repairs;
 
     private Builder() {}
 
@@ -617,13 +632,25 @@ public final class PoolFile {
       return this;
     }
 
+    /**
+     * Who is told, in one plain sentence, when a write repairs the pool (part of a record a writer
+     * left when it died, removed). By default a warning to {@link System.Logger}, which a service
+     * sends to its log; a command line tells its user on stderr instead, in its own words, rather
+     * than through the JDK's logging format.
+     */
+    public Builder repairs(Consumer<String> repairs) {
+      this.repairs = requireNonNull(repairs, "repairs");
+      return this;
+    }
+
     public PoolFile build() {
       return new PoolFile(
           file != null ? file : directory.resolve(".kvp_pool_" + pool),
           lockTimeout,
           limits,
           syncWrites,
-          archiveDirectory == null ? null : new PoolArchive(archiveDirectory, keep));
+          archiveDirectory == null ? null : new PoolArchive(archiveDirectory, keep),
+          Optional.ofNullable(repairs));
     }
   }
 }

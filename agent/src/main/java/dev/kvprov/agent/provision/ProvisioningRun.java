@@ -58,6 +58,12 @@ import java.util.Set;
  * build) reads the media alone, tells no platform anything, and neither reads nor writes markers.
  */
 public final class ProvisioningRun {
+  /**
+   * Named for the step, not the class: the logger's name is the name of the item a reader sees in
+   * the pool ({@code kvp list}) and on stderr, where a Java class name says nothing.
+   */
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger("provision");
+
   /** The exit codes of {@code kvprov provision}. */
   public enum Exit {
     OK(0),
@@ -373,7 +379,7 @@ public final class ProvisioningRun {
       exit = Exit.INTERNAL;
       why = "Provisioning failed unexpectedly: " + e;
     }
-    org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).error(why); // KVP, stderr: no report
+    LOG.error(why); // KVP, stderr: no report
     span.setStatus(StatusCode.ERROR, why);
     return exit;
   }
@@ -541,7 +547,7 @@ public final class ProvisioningRun {
   }
 
   private void warn(String message) {
-    org.slf4j.LoggerFactory.getLogger(ProvisioningRun.class).warn(message); // into telemetry
+    LOG.warn(message); // into telemetry
   }
 
   /**

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.kvprov.inspect.pool.CappedInput;
 import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
@@ -30,12 +31,13 @@ import picocli.CommandLine.Option;
     name = "append",
     mixinStandardHelpOptions = true,
     description = {
-      "Append many KEY=VALUE lines as records, all under one lock, in one write.",
+      "Append many KEY=VALUE lines as records, under one lock.",
       "",
       "Each line is one record: the key is what comes before the first '=', the value",
       "what comes after. Every line is checked first (an empty key, a key or value the",
       "host would cut): if one is wrong, each is said with its line number and nothing",
-      "is written. Blank lines and lines starting with # are passed over."
+      "is written. Blank lines and lines starting with # are passed over. At a",
+      "terminal, a prompt says how to end the input (Ctrl-D)."
     },
     footer = {
       "",
@@ -64,10 +66,18 @@ final class AppendCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     PoolFile pool;
     try {
-      pool = input.writablePool().build();
+      // a repair of the pool (a torn record removed) said as one line of kvp's, not the JDK's log
+      pool = input.writablePool().repairs(r -> err.println("kvp append: " + r)).build();
     } catch (IOException e) {
       err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
       return ExitCode.IO.code;
+    }
+    if ("-".equals(from) && Style.isTerminal(0)) {
+      // a person typing, not a pipe: say how the input ends, or the wait looks like a hang
+      err.println(
+          "kvp append: type KEY=VALUE lines, then Ctrl-D on a line of its own"
+              + " (Ctrl-C: nothing written)");
+      err.flush();
     }
     List<KvpRecord> records = new ArrayList<>();
     List<String> wrong = new ArrayList<>();

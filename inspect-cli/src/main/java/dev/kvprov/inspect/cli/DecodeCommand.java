@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
     name = "decode",
     mixinStandardHelpOptions = true,
     description = {
-      "Expand encoded payloads, e.g. cloud-init's compressed dmesg, back to text.",
+      "Expand encoded payloads (cloud-init's compressed dmesg) to text.",
       "",
       "cloud-init's compressed events (zlib + base64, labelled gz+b64) are shown as",
       "the text they hold, e.g. the dmesg cloud-init saved; with no KEY, every",

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     name = "dump",
     mixinStandardHelpOptions = true,
     description = {
-      "Every record as stored, one KEY=VALUE line each, in pool order, never cut.",
+      "Every record as stored, one KEY=VALUE line each, never cut.",
       "",
       "Nothing is joined or decoded (that is kvp list); control characters are shown",
       "as \\n, \\t, \\xHH so that each record stays on its line. Damaged records are",

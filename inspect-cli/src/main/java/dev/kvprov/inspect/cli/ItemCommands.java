@@ -18,7 +18,11 @@ final class ItemCommands {
 
   private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec)
       throws IOException {
-    return input.writablePool().build();
+    // a repair of the pool (a torn record removed) said as one line of this command's own
+    return input
+        .writablePool()
+        .repairs(r -> spec.commandLine().getErr().println("kvp " + spec.name() + ": " + r))
+        .build();
   }
 
   /**
@@ -143,7 +147,7 @@ final class ItemCommands {
   @Command(
       name = "delete",
       mixinStandardHelpOptions = true,
-      description = "Delete every record with KEY; later records move up, as hv_kvp_daemon does.",
+      description = "Delete every record with KEY; later ones move up (hv_kvp_daemon).",
       footer = {"", "", "Example:", "  kvp delete Support-Ticket"})
   static final class Delete implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -97,6 +97,18 @@ public final class KvpCommand implements Runnable {
           command.getErr().println("see " + name + " --help");
           return ExitCode.USAGE.code;
         });
+    // `kvp nosuch --help` is the usage error `kvp nosuch` is, not help and exit 0: picocli lets a
+    // help request pass over words it does not know
+    cli.setExecutionStrategy(
+        parsed -> {
+          for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (!p.unmatched().isEmpty()) {
+              throw new CommandLine.UnmatchedArgumentException(
+                  p.commandSpec().commandLine(), p.unmatched());
+            }
+          }
+          return new CommandLine.RunLast().execute(parsed);
+        });
     cli.setExecutionExceptionHandler(
         (e, command, parsed) -> {
           command

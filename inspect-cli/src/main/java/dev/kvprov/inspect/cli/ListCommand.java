@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
     name = "list",
     mixinStandardHelpOptions = true,
     description = {
-      "Every item of a pool in order, chunks put back together, decoded per writer.",
+      "Every item of a pool in order, pieces joined, decoded per writer.",
       "",
       "One line an item: seconds since boot (when the writer tells), time of day (UTC),",
       "level, writer, name and what happened, a failure's error text included. On a",
@@ -56,7 +56,7 @@ final class ListCommand implements Callable<Integer> {
 
   private static final int KEY_WIDTH = 61;
 
-  private static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
+  static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -119,6 +119,7 @@ final class ListCommand implements Callable<Integer> {
     // Set between sources, when no item is being made ready (InPoolOrder drains first).
     String[] part = new String[1];
     int[] problems = new int[1];
+    int[] items = new int[1];
     String[] shownDay = new String[1];
     int columns = Style.columns(wide);
     String newline = System.lineSeparator();
@@ -157,6 +158,7 @@ final class ListCommand implements Callable<Integer> {
     Consumer<Shown> print =
         shown -> {
           problems[0] += shown.problems();
+          items[0]++;
           if (shown.day() != null && !shown.day().equals(shownDay[0])) {
             out.println(style.dim("-- " + shown.day() + " (times UTC)"));
             shownDay[0] = shown.day();
@@ -175,6 +177,17 @@ final class ListCommand implements Callable<Integer> {
       return ExitCode.IO.code;
     }
     out.flush();
+    if (items[0] == 0) {
+      // an empty answer says so, on stderr: stdout stays what a script parses
+      spec.commandLine()
+          .getErr()
+          .println(
+              "kvp list: no item"
+                  + (level == null ? "" : " at " + level.toUpperCase(Locale.ROOT) + " or above")
+                  + (since == null ? "" : " since " + since)
+                  + " in "
+                  + Text.printable(input.describe()));
+    }
     return (problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }
 

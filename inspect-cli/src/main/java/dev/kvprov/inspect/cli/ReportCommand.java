@@ -1,6 +1,7 @@
 package dev.kvprov.inspect.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
 import dev.kvprov.inspect.text.Text;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "The PROVISIONING_REPORT: result, reason, agent, VM id, time and every other field.",
+      "The PROVISIONING_REPORT: result, reason, agent and every field.",
       "",
       "With no report, a run that never finished says so: when it started, the step",
       "still open, and for how long until the pool's last record."
@@ -74,14 +75,18 @@ final class ReportCommand implements Callable<Integer> {
       out.println(Json.write(node));
     } else {
       int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
+      int columns = Style.columns(false);
+      // a long reason or detail wraps under its value, never back to column 0
       report
           .fields()
           .forEach(
               f ->
-                  out.println(
-                      Text.padRight(Text.printable(f.key()), width)
-                          + "  "
-                          + Text.printable(f.value())));
+                  Text.hang(
+                          Text.padRight(Text.printable(f.key()), width) + "  ",
+                          Text.printable(f.value()),
+                          columns,
+                          2)
+                      .forEach(out::println));
     }
     return (report.isSuccess() ? ExitCode.OK : ExitCode.FOUND).code;
   }

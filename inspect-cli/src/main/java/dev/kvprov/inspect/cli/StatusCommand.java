@@ -1,8 +1,10 @@
 package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.pool.PoolSource;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.text.Json;
+import dev.kvprov.inspect.text.Text;
 import dev.kvprov.otel.ProvisioningStatus;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Option;
       "kvprov's markers in /var/lib/kvprov (under --root R: R's). Like cloud-init",
       "status --long.",
       "",
-      "--wait follows the pool until there is a verdict, succeeded or failed."
+      "--wait follows the pool until there is a verdict, succeeded or failed; a pool",
+      "not written yet (--dir or --root alike) is not started, and waited for. On a",
+      "terminal, a line on stderr says where it is while it waits."
     },
     footer = {
       "",
@@ -82,6 +86,8 @@ final class StatusCommand implements Callable<Integer> {
     CountDownLatch stop = new CountDownLatch(1);
     Runnable restore = waitForVerdict ? CtrlC.onInterrupt(stop::countDown) : () -> {};
     long started = System.nanoTime();
+    Progress progress =
+        new Progress(waitForVerdict && Style.isTerminal(2), spec.commandLine().getErr());
     try {
       while (true) {
         ProvisioningStatus verdict = look();
@@ -90,14 +96,17 @@ final class StatusCommand implements Callable<Integer> {
         }
         boolean timedOut = timeout != null && System.nanoTime() - started >= timeout.toNanos();
         if (verdict.decided() || !waitForVerdict || timedOut) {
+          progress.end();
           print(verdict);
           return verdict.exitCode();
         }
+        progress.show(verdict, Duration.ofNanos(System.nanoTime() - started));
         long wait = interval.toNanos();
         if (timeout != null) {
           wait = Math.min(wait, Math.max(1, timeout.toNanos() - (System.nanoTime() - started)));
         }
         if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+          progress.end();
           print(look());
           return NO_VERDICT;
         }
@@ -111,11 +120,16 @@ final class StatusCommand implements Callable<Integer> {
   private ProvisioningStatus look() {
     List<String> markers = markers();
     boolean live = isLive();
-    if (!live && !input.fromStdin() && !input.hostExport() && !exists()) {
-      spec.commandLine()
-          .getErr()
-          .println("kvp status: " + input.describe() + ": no such file or directory");
-      return null;
+    if (!input.fromStdin() && !input.hostExport() && !Files.exists(input.path())) {
+      if (input.source != null && input.source.file != null) {
+        // a file named by hand that is not there is a typo, not a boot yet to come
+        spec.commandLine()
+            .getErr()
+            .println("kvp status: " + input.describe() + ": no such file or directory");
+        return null;
+      }
+      // --dir and --root alike: nothing written yet, which --wait waits for as watch does
+      return ProvisioningStatus.notStarted(markers);
     }
     if (live && ProvisioningStatus.nothingThisBoot(input.path())) {
       return ProvisioningStatus.notStarted(markers);
@@ -140,12 +154,6 @@ final class StatusCommand implements Callable<Integer> {
   private boolean isLive() {
     return input.source == null
         || input.source.file == null && input.source.root == null && input.source.hostXml == null;
-  }
-
-  private boolean exists() {
-    return input.source != null && input.source.root != null
-        ? Files.isDirectory(input.source.root)
-        : Files.exists(input.path());
   }
 
   /**
@@ -190,6 +198,50 @@ final class StatusCommand implements Callable<Integer> {
       // unreadable: as if never remembered
     }
     return smbios;
+  }
+
+  /**
+   * {@code --wait}'s one line on a terminal, rewritten in place as the wait goes on: where
+   * provisioning is and for how long kvp has waited. Only when stderr is a terminal (a log or a
+   * pipe gets nothing), and erased before the verdict is printed.
+   */
+  private static final class Progress {
+    private final boolean shown;
+    private final PrintWriter err;
+    private boolean drawn;
+
+    Progress(boolean shown, PrintWriter err) {
+      this.shown = shown;
+      this.err = err;
+    }
+
+    void show(ProvisioningStatus now, Duration waited) {
+      if (!shown) {
+        return;
+      }
+      String where =
+          now.state().words() + (now.step() == null ? "" : " (" + Text.printable(now.step()) + ")");
+      String line =
+          "kvp status: waiting for a verdict, "
+              + waited.toSeconds()
+              + "s: "
+              + where
+              + " (Ctrl-C stops)";
+      int columns = Style.columns(false);
+      // one column short of the edge: a line that wrapped could not be rewritten in place
+      err.print(
+          "\r" + Text.cut(line, (columns == Integer.MAX_VALUE ? 80 : columns) - 1) + "\u001b[K");
+      err.flush();
+      drawn = true;
+    }
+
+    void end() {
+      if (drawn) {
+        err.print("\r\u001b[K");
+        err.flush();
+        drawn = false;
+      }
+    }
   }
 
   private void print(ProvisioningStatus v) {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.inspect.render.Style;
 import dev.kvprov.inspect.render.TimelinePage;
 import dev.kvprov.inspect.render.TraceEvents;
 import dev.kvprov.inspect.spans.BootSection;
@@ -28,14 +29,16 @@ import picocli.CommandLine.Option;
     name = "timeline",
     mixinStandardHelpOptions = true,
     description = {
-      "One timeline across writers, in seconds since boot; --html draws a waterfall.",
+      "Every writer's events on one clock since boot; --html draws it.",
       "",
       "Every span's start and end and every point event (kvprov's events and logs,",
       "cloud-init's and azure-init's events, the PROVISIONING_REPORT), merged by",
       "time. The boot time comes from --boot-time, else kvprov's records, else",
       "cloud-init's keys; the first line says which, or that it is unknown and",
       "times count from the first event. --html FILE writes one self-contained",
-      "waterfall page (inline SVG, nothing fetched) to attach to a ticket."
+      "waterfall page (inline SVG, nothing fetched) to attach to a ticket. On a",
+      "terminal long rows wrap at words under the name; a pipe or a file gets each",
+      "row on one line."
     },
     footer = {
       "",
@@ -46,8 +49,6 @@ import picocli.CommandLine.Option;
       "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json"
     })
 final class TimelineCommand implements Callable<Integer> {
-  private static final int COLUMNS = 80;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolOptions input;
@@ -69,7 +70,8 @@ final class TimelineCommand implements Callable<Integer> {
       names = "--trace-event",
       paramLabel = "FILE",
       description =
-          "Also write Chrome/Perfetto trace events (JSON) to FILE: open it in ui.perfetto.dev.")
+          "Write Chrome/Perfetto trace events (JSON) to FILE, open it in ui.perfetto.dev;"
+              + " says where, instead of the text timeline.")
   Path traceEvent;
 
   @CommandLine.Mixin BootChoice boots;
@@ -116,11 +118,11 @@ final class TimelineCommand implements Callable<Integer> {
         bootsJson.add(boot);
       } else if (json) {
         out.println(Json.write(toJson(timeline)));
-      } else if (html == null) {
+      } else if (html == null && traceEvent == null) {
         if (headed) {
           out.println(section.header(all.size()));
         }
-        print(timeline, out);
+        print(timeline, Style.columns(false), out);
       }
     }
     if (json && headed) {
@@ -146,6 +148,14 @@ final class TimelineCommand implements Callable<Integer> {
         return ExitCode.IO.code;
       }
     }
+    if (traceEvent != null && html == null && !json) {
+      // the file is what was asked for: where it went, not the whole text timeline as well
+      out.printf(
+          "wrote %s: %d spans%s%n",
+          Text.printable(traceEvent.toString()),
+          spans,
+          headed ? ", " + sections.size() + " boots" : "");
+    }
     if (html != null && !json) {
       out.printf(
           "wrote %s: %d spans, %d rows%s%n",
@@ -157,7 +167,7 @@ final class TimelineCommand implements Callable<Integer> {
     return ExitCode.OK.code;
   }
 
-  private void print(Timeline timeline, PrintWriter out) {
+  private void print(Timeline timeline, int columns, PrintWriter out) {
     out.println(TimelinePage.bootLine(timeline.boot));
     if (timeline.rows.isEmpty()) {
       out.println("no timed events in " + Text.printable(input.describe()));
@@ -181,7 +191,7 @@ final class TimelineCommand implements Callable<Integer> {
               + Text.padRight(Text.printable(row.kind()), kindWidth)
               + "  ";
       boolean span = row.kind().equals("start") || row.kind().equals("end");
-      StringBuilder line = new StringBuilder(head).append(shown(row.name()));
+      StringBuilder line = new StringBuilder(Text.printable(row.name()));
       if (row.duration() != null) {
         line.append("  ").append(seconds(row.duration(), ""));
       }
@@ -193,28 +203,18 @@ final class TimelineCommand implements Callable<Integer> {
         line.append("  ERROR");
       }
       if (!span && !row.message().isEmpty()) {
-        line.append(": ").append(shown(row.message()));
+        line.append(": ").append(Text.printable(row.message()));
       }
-      out.println(Text.cut(line.toString(), COLUMNS));
+      // wrapped, never cut: a report's reason, a failure's message is what the reader came for
+      Text.hang(head, line.toString(), columns, 4).forEach(out::println);
       if (row.kind().equals("end") && !row.message().isEmpty()) {
-        out.println(Text.cut(" ".repeat(head.length()) + shown(row.message()), COLUMNS));
+        Text.hang(" ".repeat(head.length()), Text.printable(row.message()), columns, 4)
+            .forEach(out::println);
       }
     }
     if (timeline.undated > 0) {
       out.println(timeline.undated + " spans or events without a readable time left out");
     }
-  }
-
-  /**
-   * A name or message as a row shows it: printable, and no longer than a row can show (the row is
-   * cut at {@link #COLUMNS} anyway; escaping only lengthens text, so the cut row is the same).
-   * Making a cloud-init message of kilobytes printable was most of a big timeline.
-   */
-  private static String shown(String text) {
-    if (text.length() > COLUMNS + 1 && text.codePointCount(0, text.length()) > COLUMNS + 1) {
-      text = text.substring(0, text.offsetByCodePoints(0, COLUMNS + 1));
-    }
-    return Text.printable(text);
   }
 
   private static String seconds(Timeline.Row row) {

@@ -21,19 +21,18 @@ import picocli.CommandLine.Option;
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
-      "The span tree, every writer's: start offset, duration, status per span.",
+      "The span tree, every writer's: offset, duration, status per span.",
       "",
       "One line per span; failed spans show FAILED and their message, spans that",
       "started and never finished (a hang, a crash, a reboot) are marked. kvprov",
       "spans nest by parent id, cloud-init's by their /-joined names, azure-init's",
       "(which record no parent) by time: a span's parent is the innermost span",
-      "that contains it. Offsets count from the first span."
+      "that contains it. Offsets count from the first span. On a terminal, long lines",
+      "wrap at words under the name; a pipe or a file gets each span on one line."
     },
     footer = {"", "", "Examples:", "  kvp tree", "  kvp tree --root /mnt/rescued-disk --json"})
 final class TreeCommand implements Callable<Integer> {
-  private static final int COLUMNS = 80;
   private static final int NAME_WIDTH = 48;
-  private static final int MESSAGE_LINES = 4;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -57,6 +56,7 @@ final class TreeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ArrayNode array = Json.array();
     Style style = Style.forStdout();
+    int columns = Style.columns(false);
     for (BootSection section : sections) {
       List<SpanNode> roots = section.roots();
       section.forest.notes.forEach(n -> spec.commandLine().getErr().println("kvp tree: " + n));
@@ -80,7 +80,7 @@ final class TreeCommand implements Callable<Integer> {
               .findFirst()
               .orElse(null);
       int[] widths = widths(roots, origin);
-      roots.forEach(r -> print(r, 0, origin, widths, out, style));
+      roots.forEach(r -> print(r, 0, origin, widths, columns, out, style));
     }
     if (json) {
       out.println(Json.write(array));
@@ -128,47 +128,45 @@ final class TreeCommand implements Callable<Integer> {
   }
 
   private static void print(
-      SpanNode node, int depth, Instant origin, int[] widths, PrintWriter out, Style style) {
+      SpanNode node,
+      int depth,
+      Instant origin,
+      int[] widths,
+      int columns,
+      PrintWriter out,
+      Style style) {
     String at =
         node.start == null || origin == null
             ? Text.padLeft("?", widths[0])
             : Text.signedSeconds(Duration.between(origin, node.start), widths[0]);
     Duration d = node.duration();
     String took = d == null ? " ".repeat(widths[1]) : Text.seconds(d, widths[1]);
-    String head =
-        at
-            + " "
-            + took
-            + "  "
-            + "  ".repeat(depth)
-            + Text.cut(Text.printable(node.name), NAME_WIDTH)
-            + "  ["
-            + node.writer.name()
-            + "] ";
+    String head = at + " " + took + "  " + "  ".repeat(depth);
     String message = Text.printable(node.message);
-    String failed = "FAILED" + (message.isEmpty() ? "" : ": " + message);
     String status =
         switch (node.status) {
           // a span that did not fail but warned (kvprov: an attempt tried again)
-          case "ok" -> message.isEmpty() ? "ok" : style.warn("warning: " + message);
-          case "error" ->
-              style.error(head.length() + failed.length() <= COLUMNS ? failed : "FAILED");
-          default -> style.warn("STARTED, NEVER FINISHED");
+          case "ok" -> message.isEmpty() ? "ok" : "warning: " + message;
+          case "error" -> "FAILED" + (message.isEmpty() ? "" : ": " + message);
+          default -> "STARTED, NEVER FINISHED";
         };
-    out.println(head + status);
-    if (node.status.equals("error") && head.length() + failed.length() > COLUMNS) {
-      // A failure's message is what the reader came for: on lines of its own, under the name,
-      // wrapped at words.
-      int column = widths[0] + widths[1] + 3;
-      String indent = " ".repeat(Math.min(column + 2 * depth, 40));
-      int width = COLUMNS - indent.length();
-      List<String> lines = Text.wrap(message, width, width);
-      for (int i = 0; i < Math.min(lines.size(), MESSAGE_LINES); i++) {
-        boolean cut = i == MESSAGE_LINES - 1 && lines.size() > MESSAGE_LINES;
-        out.println(
-            indent + style.error(cut ? Text.cut(lines.get(i) + " …", width) : lines.get(i)));
-      }
+    String text =
+        Text.cut(Text.printable(node.name), NAME_WIDTH)
+            + "  ["
+            + node.writer.name()
+            + "] "
+            + status;
+    // A failure's or a warning's words are what the reader came for: wrapped under the name,
+    // never cut; too deep for that, under the columns.
+    int column = widths[0] + widths[1] + 3;
+    for (String line : Text.hang(head, text, columns, column)) {
+      out.println(
+          switch (node.status) {
+            case "ok" -> message.isEmpty() ? line : style.warn(line);
+            case "error" -> style.error(line);
+            default -> style.warn(line);
+          });
     }
-    node.children.forEach(c -> print(c, depth + 1, origin, widths, out, style));
+    node.children.forEach(c -> print(c, depth + 1, origin, widths, columns, out, style));
   }
 }

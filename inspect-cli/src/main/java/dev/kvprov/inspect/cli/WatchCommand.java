@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
     name = "watch",
     mixinStandardHelpOptions = true,
     description = {
-      "Follow a live pool and print its items as they are written, each once.",
+      "Follow a live pool: each item once, as it is written.",
       "",
       "Prints the items already in the pool (not with --new-only), then every new",
       "item once, chunks put back together, as kvp list does (--json: JSON Lines).",
@@ -55,6 +56,14 @@ final class WatchCommand implements Callable<Integer> {
   boolean json;
 
   @CommandLine.Mixin ItemFilter filter;
+
+  @Option(
+      names = "--level",
+      paramLabel = "L",
+      description =
+          "Only items at level L or above: DEBUG, INFO, WARN, ERROR, as kvp list --level"
+              + " (items without a level are left out).")
+  String level;
 
   @Option(
       names = "--new-only",
@@ -94,6 +103,10 @@ final class WatchCommand implements Callable<Integer> {
     }
     if (timeout != null && timeout.isZero()) {
       throw new CommandLine.ParameterException(cli, "--timeout must be longer than 0");
+    }
+    if (level != null && !ListCommand.LEVELS.contains(level.toUpperCase(Locale.ROOT))) {
+      throw new CommandLine.ParameterException(
+          cli, "--level is one of DEBUG, INFO, WARN, ERROR; not " + level);
     }
     CountDownLatch stop = new CountDownLatch(1);
     Runnable restore = CtrlC.onInterrupt(stop::countDown);
@@ -200,7 +213,7 @@ final class WatchCommand implements Callable<Integer> {
       if (printed == limit) {
         break;
       }
-      if (filter.accepts(item)) {
+      if (filter.accepts(item) && atLevel(item)) {
         if (json) {
           out.println(ListCommand.asJson(item));
         } else {
@@ -211,6 +224,17 @@ final class WatchCommand implements Callable<Integer> {
     }
     out.flush();
     return printed;
+  }
+
+  /** Whether the item is at {@code --level} or above, as {@code kvp list --level} decides it. */
+  private boolean atLevel(Item item) {
+    if (level == null) {
+      return true;
+    }
+    String itemLevel = Events.of(item).map(dev.kvprov.inspect.writers.Event::severity).orElse(null);
+    return itemLevel != null
+        && ListCommand.LEVELS.indexOf(itemLevel)
+            >= ListCommand.LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
   }
 
   /** {@code 200ms}, {@code 30s}, {@code 5m}, {@code 1h}; a bare number is seconds. */

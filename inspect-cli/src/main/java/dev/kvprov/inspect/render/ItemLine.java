@@ -76,19 +76,12 @@ public final class ItemLine {
       lines.add(head + text);
       problems.forEach(p -> lines.add(" ".repeat(INDENT) + p));
     } else {
+      // kvp's one wrapping rule (tree, timeline and report wrap the same way)
+      lines.addAll(Text.hang(head, text, width, 4));
       boolean narrow = width - INDENT < NARROWEST_TEXT;
       int indent = narrow ? 4 : INDENT;
       String margin = " ".repeat(indent);
       int rest = Math.max(width - indent, 1);
-      if (narrow) {
-        // too narrow for the text beside the columns: the columns alone, the text under them
-        lines.add(head.stripTrailing());
-        Text.wrap(text, rest, rest).forEach(w -> lines.add(margin + w));
-      } else {
-        List<String> wrapped = Text.wrap(text, Math.max(width - head.length(), 1), rest);
-        lines.add(head + wrapped.get(0));
-        wrapped.subList(1, wrapped.size()).forEach(w -> lines.add(margin + w));
-      }
       for (String p : problems) {
         Text.wrap(p, rest, rest).forEach(w -> lines.add(margin + w));
       }

@@ -36,6 +36,21 @@ public final class Style {
     }
   }
 
+  /**
+   * Whether file descriptor {@code fd} (0 stdin, 2 stderr) is a terminal: Java says so of none but
+   * stdout, so the link Linux keeps for it in {@code /proc/self/fd} tells.
+   */
+  public static boolean isTerminal(int fd) {
+    try {
+      String target =
+          java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/" + fd))
+              .toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+      return false;
+    }
+  }
+
   private static boolean isTerminal() {
     java.io.Console console = System.console();
     if (console == null) {

@@ -61,6 +61,42 @@ public final class Text {
     return s.length() >= width ? s : s + " ".repeat(width - s.length());
   }
 
+  /** Fewer columns than this beside a head, and the text goes under it instead. */
+  static final int NARROWEST_TEXT = 24;
+
+  /**
+   * The one way kvp's views wrap: {@code head} then {@code text}, in lines of at most {@code width}
+   * characters, broken at words; continuation lines start under the text's first character. When
+   * that leaves fewer than {@value #NARROWEST_TEXT} columns, the head stands alone and the text
+   * follows on lines of its own, {@code under} columns in. Nothing is cut. With a width of {@link
+   * Integer#MAX_VALUE} (no terminal: a pipe, a file), one line, whole.
+   *
+   * @param head what the text stands beside (columns, a name): no control characters
+   * @param under where continuation lines start when the text does not fit beside the head
+   */
+  public static java.util.List<String> hang(String head, String text, int width, int under) {
+    if (width == Integer.MAX_VALUE) {
+      return java.util.List.of(head + text);
+    }
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    int beside = head.codePointCount(0, head.length());
+    if (width - beside >= NARROWEST_TEXT) {
+      String margin = " ".repeat(beside);
+      java.util.List<String> wrapped = wrap(text, width - beside, width - beside);
+      lines.add(head + wrapped.get(0));
+      wrapped.subList(1, wrapped.size()).forEach(w -> lines.add(margin + w));
+      return lines;
+    }
+    int indent = Math.max(0, Math.min(under, width - NARROWEST_TEXT));
+    String margin = " ".repeat(indent);
+    lines.add(head.stripTrailing());
+    if (!text.isEmpty()) {
+      int rest = Math.max(width - indent, 1);
+      wrap(text, rest, rest).forEach(w -> lines.add(margin + w));
+    }
+    return lines;
+  }
+
   /**
    * {@code text} in lines at word boundaries: the first at most {@code first} characters (code
    * points), the others at most {@code rest}; a word longer than a line is cut across lines. Always
