@@ -81,4 +81,17 @@ class SilencesTest {
     assertThat(inDir.exit()).isEqualTo(underRoot.exit());
     assertThat(plain.exit()).isEqualTo(4);
   }
+
+  @Test
+  void status_underARootThatIsNotThere_isAnError_notABootToWaitFor() {
+    Path typo = dir.resolve("mnt/rescued-dsik");
+
+    CliRun run =
+        CliRun.of("status", "--wait", "--timeout", "5s", "--interval", "50ms", "--root", "" + typo);
+
+    assertThat(run.exit()).isEqualTo(3);
+    assertThat(run.err())
+        .isEqualTo("kvp status: " + typo + ": no such directory; is the disk mounted there?\n");
+    assertThat(run.out()).isEmpty();
+  }
 }

@@ -118,6 +118,18 @@ final class StatusCommand implements Callable<Integer> {
 
   /** One look at the pool and the markers; null when the pool cannot be read (said). */
   private ProvisioningStatus look() {
+    if (input.source != null
+        && input.source.root != null
+        && !Files.isDirectory(input.source.root)) {
+      // a root is a mounted disk: one that is not there is a typo or no mount, not a boot to come
+      spec.commandLine()
+          .getErr()
+          .println(
+              "kvp status: "
+                  + input.source.root
+                  + ": no such directory; is the disk mounted there?");
+      return null;
+    }
     List<String> markers = markers();
     boolean live = isLive();
     if (!input.fromStdin() && !input.hostExport() && !Files.exists(input.path())) {
