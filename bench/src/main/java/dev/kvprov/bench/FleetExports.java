@@ -5,8 +5,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.RecordCodec;
-import dev.kvprov.otel.KvpRecordFormat;
-import dev.kvprov.otel.KvprovRecord;
 import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.common.Attributes;
 import java.io.BufferedWriter;
@@ -14,7 +12,6 @@ import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,13 +53,12 @@ public final class FleetExports {
   private final Random random;
   private final String vm;
   private final List<KvpRecord> out = new ArrayList<>();
-  private Instant clock;
-  private double sinceBoot = 3.0;
+  private final SpanRecords spans;
 
   private FleetExports(int seed) {
     random = new Random(seed);
     vm = String.format(Locale.ROOT, "00840e55-9be2-d441-a716-%012d", seed);
-    clock = Instant.parse("2026-11-27T06:00:00Z").plusSeconds(seed);
+    spans = new SpanRecords(vm, Instant.parse("2026-11-27T06:00:00Z").plusSeconds(seed), 3.0, out);
   }
 
   public static void main(String[] args) throws Exception {
@@ -96,39 +92,26 @@ public final class FleetExports {
     String failAt = fate < 5 ? "imds.fetch" : fate < 9 ? "provision.user" : null;
     String hangAt = fate >= 9 && fate < 11 ? STEPS[2 + random.nextInt(STEPS.length - 2)] : null;
     String trace = hex(32);
-    String root = hex(16);
-    Instant rootStart = clock;
-    double rootBoot = sinceBoot;
-    start(trace, root, null, "provision");
+    SpanRecords.Open root = spans.start(trace, hex(16), null, "provision");
     String failed = null;
     for (String step : STEPS) {
-      String id = hex(16);
-      Instant start = clock;
-      double boot = sinceBoot;
-      start(trace, id, root, step);
+      SpanRecords.Open span = spans.start(trace, hex(16), root.id(), step);
       if (step.equals(hangAt)) {
         advance(2000 + random.nextInt(30000));
-        log(trace, id, "still waiting");
+        log(trace, span.id(), "still waiting");
         break;
       }
       if (step.equals("imds.fetch")) {
         int attempts =
             step.equals(failAt) ? 5 : 1 + (random.nextInt(4) == 0 ? random.nextInt(4) : 0);
         for (int a = 1; a <= attempts; a++) {
-          String attempt = hex(16);
-          Instant at = clock;
-          double atBoot = sinceBoot;
-          start(trace, attempt, id, "imds.attempt");
+          SpanRecords.Open attempt = spans.start(trace, hex(16), span.id(), "imds.attempt");
           advance(
               a == attempts && failAt == null ? 200 + random.nextInt(400) : 5 + random.nextInt(20));
-          end(
-              trace,
+          spans.end(
               attempt,
-              id,
-              "imds.attempt",
-              at,
-              atBoot,
-              a < attempts || failAt != null ? "IMDS answered HTTP 503" : null);
+              a < attempts || failAt != null ? "IMDS answered HTTP 503" : null,
+              Attributes.empty());
           advance(a < attempts ? 100 << a : 0);
         }
       } else {
@@ -136,36 +119,29 @@ public final class FleetExports {
             step.equals("provision.user") ? 150 + random.nextInt(600) : 2 + random.nextInt(120));
       }
       String error = step.equals(failAt) ? errorOf(step) : null;
-      end(trace, id, root, step, start, boot, error);
+      spans.end(span, error, Attributes.empty());
       if (error != null) {
         failed = step;
         break;
       }
     }
     while (out.size() < records - (hangAt == null ? 2 : 0)) {
-      log(trace, root, "provisioning detail " + out.size());
+      log(trace, root.id(), "provisioning detail " + out.size());
     }
     if (hangAt != null) {
       return;
     }
-    end(
-        trace,
-        root,
-        null,
-        "provision",
-        rootStart,
-        rootBoot,
-        failed == null ? null : errorOf(failed));
+    spans.end(root, failed == null ? null : errorOf(failed), Attributes.empty());
     ProvisioningReport report =
         failed == null
-            ? ProvisioningReport.success("kvprov/0.1.0", vm, clock)
+            ? ProvisioningReport.success("kvprov/0.1.0", vm, spans.now())
             : ProvisioningReport.failure(
                 failed.equals("imds.fetch")
                     ? "Failed to fetch instance metadata"
                     : "Failed to create the admin user",
                 "kvprov/0.1.0",
                 vm,
-                clock,
+                spans.now(),
                 new LinkedHashMap<>());
     out.add(new KvpRecord("PROVISIONING_REPORT", report.encode()));
   }
@@ -176,77 +152,13 @@ public final class FleetExports {
         : "useradd exited with status 9";
   }
 
-  private void start(String trace, String id, String parent, String name) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, clock.toString()));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.BOOT, seconds(sinceBoot)));
-    ids(fields, trace, id, parent, name);
-    add(KvprovRecord.Kind.START, KvprovRecord.Level.INFO, id, fields);
-  }
-
-  private void end(
-      String trace,
-      String id,
-      String parent,
-      String name,
-      Instant start,
-      double boot,
-      String error) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, start.toString()));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.END, clock.toString()));
-    fields.add(
-        new KvprovRecord.Field(KvpRecordFormat.BOOT, seconds(boot) + "-" + seconds(sinceBoot)));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.STATUS, error == null ? "ok" : "error"));
-    if (error != null) {
-      fields.add(new KvprovRecord.Field(KvpRecordFormat.ERROR, error));
-    }
-    ids(fields, trace, id, parent, name);
-    add(
-        KvprovRecord.Kind.END,
-        error == null ? KvprovRecord.Level.INFO : KvprovRecord.Level.ERROR,
-        id,
-        fields);
-  }
-
   private void log(String trace, String span, String body) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.TIME, clock.toString()));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, trace));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, span));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, "dev.kvprov.agent"));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.SEVERITY, "INFO"));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.BODY, body));
-    add(KvprovRecord.Kind.LOG, KvprovRecord.Level.INFO, span + ".l" + hex(8), fields);
+    spans.log(trace, span, span + ".l" + hex(8), body);
     advance(1);
   }
 
-  private void add(
-      KvprovRecord.Kind kind,
-      KvprovRecord.Level level,
-      String id,
-      List<KvprovRecord.Field> fields) {
-    out.addAll(
-        KvpRecordFormat.encode(new KvprovRecord(kind, level, vm, id, fields, Attributes.empty())));
-  }
-
-  private static void ids(
-      List<KvprovRecord.Field> fields, String trace, String id, String parent, String name) {
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, trace));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, id));
-    if (parent != null) {
-      fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, parent));
-    }
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
-  }
-
   private void advance(long millis) {
-    clock = clock.plus(Duration.ofMillis(millis));
-    sinceBoot += millis / 1000.0;
-  }
-
-  private static String seconds(double s) {
-    return String.format(Locale.ROOT, "%.3f", s);
+    spans.advance(millis);
   }
 
   private String hex(int digits) {

@@ -7,17 +7,13 @@ import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolEntry;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.RecordCodec;
-import dev.kvprov.otel.KvpRecordFormat;
-import dev.kvprov.otel.KvprovRecord;
 import io.opentelemetry.api.common.Attributes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 
@@ -36,8 +32,8 @@ public final class PoolGenerator {
 
   private final Random random = new Random(42);
   private final List<KvpRecord> out = new ArrayList<>();
-  private Instant clock = Instant.parse("2026-11-22T04:47:40Z");
-  private double sinceBoot = 3.0;
+  private final SpanRecords spans =
+      new SpanRecords(VM, Instant.parse("2026-11-22T04:47:40Z"), 3.0, out);
 
   private PoolGenerator() {}
 
@@ -77,79 +73,22 @@ public final class PoolGenerator {
   /** One provisioning-like trace: a root and a dozen steps, some split, one in 20 failed. */
   private void trace() {
     String trace = hex(32);
-    String root = hex(16);
-    Instant rootStart = clock;
-    double rootBoot = sinceBoot;
-    start(trace, root, null, "provision");
+    SpanRecords.Open root = spans.start(trace, hex(16), null, "provision");
     for (int step = 0; step < 12; step++) {
-      String id = hex(16);
-      Instant start = clock;
-      double boot = sinceBoot;
-      start(trace, id, root, "step-" + step);
+      SpanRecords.Open span = spans.start(trace, hex(16), root.id(), "step-" + step);
       advance();
-      end(trace, id, root, "step-" + step, start, boot, random.nextInt(20) == 0);
+      end(span, random.nextInt(20) == 0);
     }
-    end(trace, root, null, "provision", rootStart, rootBoot, false);
+    end(root, false);
   }
 
-  private void start(String trace, String id, String parent, String name) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, clock.toString()));
-    fields.add(
-        new KvprovRecord.Field(
-            KvpRecordFormat.BOOT, String.format(Locale.ROOT, "%.3f", sinceBoot)));
-    ids(fields, trace, id, parent, name);
-    out.addAll(
-        KvpRecordFormat.encode(
-            new KvprovRecord(
-                KvprovRecord.Kind.START,
-                KvprovRecord.Level.INFO,
-                VM,
-                id,
-                fields,
-                Attributes.empty())));
-  }
-
-  private void end(
-      String trace,
-      String id,
-      String parent,
-      String name,
-      Instant start,
-      double boot,
-      boolean failed) {
-    List<KvprovRecord.Field> fields = new ArrayList<>();
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.START, start.toString()));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.END, clock.toString()));
-    fields.add(
-        new KvprovRecord.Field(
-            KvpRecordFormat.BOOT, String.format(Locale.ROOT, "%.3f-%.3f", boot, sinceBoot)));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.STATUS, failed ? "error" : "ok"));
-    if (failed) {
-      fields.add(new KvprovRecord.Field(KvpRecordFormat.ERROR, "exit status 9 from useradd"));
-    }
-    ids(fields, trace, id, parent, name);
+  private void end(SpanRecords.Open span, boolean failed) {
     // one end in eight carries a long attribute, so its value is split into pieces
     String detail = random.nextInt(8) == 0 ? "x".repeat(1500) : "short";
-    out.addAll(
-        KvpRecordFormat.encode(
-            new KvprovRecord(
-                KvprovRecord.Kind.END,
-                failed ? KvprovRecord.Level.ERROR : KvprovRecord.Level.INFO,
-                VM,
-                id,
-                fields,
-                Attributes.builder().put("step.detail", detail).build())));
-  }
-
-  private static void ids(
-      List<KvprovRecord.Field> fields, String trace, String id, String parent, String name) {
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.TRACE, trace));
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.SPAN, id));
-    if (parent != null) {
-      fields.add(new KvprovRecord.Field(KvpRecordFormat.PARENT, parent));
-    }
-    fields.add(new KvprovRecord.Field(KvpRecordFormat.NAME, name));
+    spans.end(
+        span,
+        failed ? "exit status 9 from useradd" : null,
+        Attributes.builder().put("step.detail", detail).build());
   }
 
   private void cloudInit(List<PoolEntry> fixture) {
@@ -188,9 +127,7 @@ public final class PoolGenerator {
   }
 
   private void advance() {
-    long millis = 5 + random.nextInt(400);
-    clock = clock.plus(Duration.ofMillis(millis));
-    sinceBoot += millis / 1000.0;
+    spans.advance(5 + random.nextInt(400));
   }
 
   private String hex(int digits) {
