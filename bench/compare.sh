@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # kvp side by side with the floor and, when given, the Rust peer: a JVM printing "hello", `cat`,
-# `kvp list` (with its start-up archive) and PEER, on the same 1,024- and 100,000-record pools
-# (kvprov, cloud-init and azure-init records, from bench's PoolGenerator). Runs alternate between
-# the commands (one of each, then again), so that the machine's moods fall on all of them alike;
-# prints each command's median and its ratio to kvp's.
+# `kvp list` and `kvp dump` (with the launcher's flags and start-up archive) and PEER, on the same
+# 1,024- and 100,000-record pools (kvprov, cloud-init and azure-init records, from bench's
+# PoolGenerator). kvp reads a pool by two names: as a copy (`pool-N.kvp`: plain reads, no lock)
+# and as a live pool (`.kvp_pool_1`: shared flock and fcntl locks first, as on a VM, which loads
+# JNA); `kvp dump` and PEER read the live name. Runs alternate between the commands (one of each,
+# then again), so that the machine's moods fall on all of them alike; prints each command's median
+# and its ratio to the hello and to PEER.
 #
 #   usage: [JAVA=path/to/java] bench/compare.sh [RUNS] [PEER...]
 #     JAVA   the JVM to run kvp and the hello with (default: java on the PATH); kvp runs with the
 #            launcher's flags and the start-up archive that suits it (AOT cache on JDK 25+)
 #     RUNS   runs of each command on each pool (default 11)
-#     PEER   a command that reads a pool file named after it, e.g. the built azure-init tool:
-#            bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp dump
+#     PEER   a command that reads the live pool: a word %d is replaced by the pool's directory, %f
+#            by its file; with neither, the file is appended. The built azure-init tool reads
+#            DIR/.kvp_pool_1 (its "guest" pool):
+#            bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp --dir %d dump
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=11
@@ -40,14 +45,31 @@ javac -d "$work/hello" "$work/hello/Hello.java"
 source bench/lib/timing.sh
 
 for records in 1024 100000; do
-  pool=$work/pool-$records.kvp
+  # the same bytes under both names
+  mkdir "$work/$records"
+  pool=$work/$records/pool-$records.kvp
+  live=$work/$records/.kvp_pool_1
   java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
-  names=("java Hello" "cat" "kvp list")
-  commands=("${java[*]} -cp $work/hello Hello" "cat $pool" \
-    "${java[*]} ${kvp_flags[*]} -jar $kvp list --file $pool")
+  cp "$pool" "$live"
+  kvp_run="${java[*]} ${kvp_flags[*]} -jar $kvp"
+  names=("java Hello" "cat" "kvp list, copy (no lock)" "kvp list, live (locked)" \
+    "kvp dump, live (locked)")
+  commands=("${java[*]} -cp $work/hello Hello" "cat $live" "$kvp_run list --file $pool" \
+    "$kvp_run list --file $live" "$kvp_run dump --file $live")
+  peer_at=
   if ((${#peer[@]})); then
-    names+=("peer: ${peer[*]##*/}")
-    commands+=("${peer[*]} $pool")
+    words=() placed=
+    for w in "${peer[@]}"; do
+      case $w in
+        %d) words+=("$work/$records") placed=1 ;;
+        %f) words+=("$live") placed=1 ;;
+        *) words+=("$w") ;;
+      esac
+    done
+    [[ -n $placed ]] || words+=("$live")
+    peer_at=${#commands[@]}
+    names+=("peer: ${peer[0]##*/} ${peer[*]:1}")
+    commands+=("${words[*]}")
   fi
   declare -A times=()
   for ((i = 0; i < runs; i++)); do
@@ -56,16 +78,25 @@ for records in 1024 100000; do
       times[$c]+="$(time_ms ${commands[$c]}) "
     done
   done
-  kvp_median=$(tr ' ' '\n' <<< "${times[2]}" | grep . | median)
-  printf '\n%s records (%s bytes), median of %d alternating runs\n' \
-    "$records" "$(stat -c %s "$pool")" "$runs"
+  declare -A medians=()
   for c in "${!commands[@]}"; do
-    m=$(tr ' ' '\n' <<< "${times[$c]}" | grep . | median)
-    awk -v n="${names[$c]}" -v m="$m" -v k="$kvp_median" \
-      'BEGIN {printf "  %-28s %8.1f ms   kvp / this: %5.2f\n", n, m, k / (m > 0 ? m : 1)}'
+    medians[$c]=$(tr ' ' '\n' <<< "${times[$c]}" | grep . | median)
   done
-  # shellcheck disable=SC2086 # the command is words on purpose
-  rss=$(/usr/bin/time -f %M ${commands[2]} 2>&1 > /dev/null | tail -1)
-  printf '  kvp list peak RSS            %8d MB\n' $((rss / 1024))
-  unset times
+  printf '\n%s records (%s bytes), median of %d alternating runs, load %s\n' \
+    "$records" "$(stat -c %s "$pool")" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  for c in "${!commands[@]}"; do
+    awk -v n="${names[$c]}" -v m="${medians[$c]}" -v h="${medians[0]}" \
+      -v p="${peer_at:+${medians[$peer_at]}}" \
+      'BEGIN {
+        printf "  %-36s %8.1f ms  %6.2f x hello", n, m, m / (h > 0 ? h : 1)
+        if (p != "") printf "  %6.2f x peer", m / (p > 0 ? p : 1)
+        printf "\n"
+      }'
+  done
+  for c in 2 3; do
+    # shellcheck disable=SC2086 # the command is words on purpose
+    rss=$(/usr/bin/time -f %M ${commands[$c]} 2>&1 > /dev/null | tail -1)
+    printf '  %-36s %8d MB peak RSS\n' "${names[$c]}" $((rss / 1024))
+  done
+  unset times medians
 done

@@ -23,10 +23,19 @@ final class LibC {
   // Linux generic value (x86_64, aarch64, riscv64, s390x, ppc64le).
   private static final int O_CLOEXEC = 0x80000;
 
+  private static final String PLATFORM_LIBRARY_PATH = "jna.platform.library.path";
+
   private static final String UNAVAILABLE_REASON;
 
   static {
     String reason = null;
+    // Unless told the system's library directories, JNA's NativeLibrary learns them by running
+    // `/sbin/ldconfig -p` as it loads: a process forked on every pool lock's first use. The C
+    // library needs none of them (JNA binds "c" to the running process, dlopen(NULL)), so an empty
+    // list is given when nobody gave one. Nothing else in this process loads libraries by JNA.
+    if (System.getProperty(PLATFORM_LIBRARY_PATH) == null) {
+      System.setProperty(PLATFORM_LIBRARY_PATH, "");
+    }
     try {
       Native.register(LibC.class, NativeLibrary.getInstance("c"));
     } catch (LinkageError | RuntimeException e) {
