@@ -106,7 +106,7 @@ public final class BoundedExchange {
               expired.fired.set(true);
               // On a thread of its own: a disconnect() that waits on the connection's lock must
               // not hold up the watchdog of every other exchange.
-              Thread close = new Thread(connection::disconnect, "kvprov-http-close");
+              Thread close = new Thread(() -> disconnect(connection), "kvprov-http-close");
               close.setDaemon(true);
               close.start();
             },
@@ -139,7 +139,7 @@ public final class BoundedExchange {
       // exchange may then fail with a NullPointerException from inside the JDK, not an
       // IOException. Either way the time limit passed; any other such failure is the exchange's.
       if (expired.passed() || e instanceof SocketTimeoutException) {
-        connection.disconnect();
+        disconnect(connection);
         throw new HttpTimeoutException(
             (answered ? "no complete answer" : "no answer") + " within " + Deadline.seconds(limit));
       }
@@ -200,9 +200,22 @@ public final class BoundedExchange {
         expired(expired);
       }
       if (bytes.size() >= cap) {
-        connection.disconnect(); // the rest is not wanted: not read, not kept alive
+        disconnect(connection); // the rest is not wanted: not read, not kept alive
       }
       return bytes.toByteArray();
+    }
+  }
+
+  /**
+   * Closes the connection. The watchdog's close runs on a thread of its own and may race this one
+   * (or the exchange's): the JDK then throws from inside ({@code NullPointerException} on a client
+   * the other close already dropped). Closed either way, which is all that was asked.
+   */
+  private static void disconnect(HttpURLConnection connection) {
+    try {
+      connection.disconnect();
+    } catch (RuntimeException racedAnotherClose) {
+      // closed by the other side of the race
     }
   }
 
