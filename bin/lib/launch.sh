@@ -29,17 +29,16 @@ launch() {
     exit 3
   fi
   stamp=$(launch_stamp "$java" "$jar")
-  kind=none built='' jni_dir='' jni_name=''
-  { { read -r kind built && read -r jni_dir jni_name; } < "$base.stamp"; } 2> /dev/null || true
+  kind=none built=
+  { read -r kind built < "$base.stamp"; } 2> /dev/null || true
   if [ "${built:-}" != "$stamp" ]; then
-    kind=none jni_dir='' jni_name=''
+    kind=none
     if [ "$training" != - ]; then
       echo "$tool: preparing the start-up archive for this jar and JVM (once)..." >&2
       if ! kind=$(launch_archive "$jar" "$training" "$base" "$java"); then
         # Said once: the stamp is written anyway, so the next run does not try again.
         echo "no start-up archive (start-up is slower); see above" >&2
       fi
-      { read -r _ && read -r jni_dir jni_name; } < "$base.stamp" 2> /dev/null || true
     fi
   fi
   archive=
@@ -53,12 +52,6 @@ launch() {
   if [ -d "${base%/*}/jna" ] && [ "$(id -u)" = 0 ]; then
     jna=-Djna.tmpdir=${base%/*}/jna
   fi
-  # Debian's libjna-jni, when the stamp says it suits the jar's JNA (launch_archive): JNA loads
-  # it rather than unpack its own copy into a temporary file on every start.
-  jni_path='' jni_lib=''
-  if [ -n "${jni_dir:-}" ] && [ -f "$jni_dir/lib$jni_name.so" ]; then
-    jni_path=-Djna.boot.library.path=$jni_dir jni_lib=-Djna.boot.library.name=$jni_name
-  fi
   # Human output fits the terminal: Java cannot ask the tty its width, so it is told.
   if [ "$tool" = kvp ] && [ -t 1 ] && [ -z "${COLUMNS:-}" ]; then
     COLUMNS=$(tput cols 2> /dev/null || stty size 2> /dev/null | cut -d' ' -f2 || true)
@@ -69,63 +62,30 @@ launch() {
   if [ "$tool" = kvprov ] && [ "${1:-}" = demo ] && [ "$(id -u)" != 0 ] \
       && unshare --map-root-user true 2> /dev/null; then
     exec unshare --map-root-user "$java" @"$lib/jvm/common.options" @"$lib/jvm/$tool.options" \
-      ${archive:+"$archive"} ${jna:+"$jna"} ${jni_path:+"$jni_path" "$jni_lib"} -jar "$jar" "$@"
+      ${archive:+"$archive"} ${jna:+"$jna"} -jar "$jar" "$@"
   fi
   exec "$java" @"$lib/jvm/common.options" @"$lib/jvm/$tool.options" \
-    ${archive:+"$archive"} ${jna:+"$jna"} ${jni_path:+"$jni_path" "$jni_lib"} -jar "$jar" "$@"
+    ${archive:+"$archive"} ${jna:+"$jna"} -jar "$jar" "$@"
 }
 
-# What a start-up archive is made for: the JVM (its real path and time) and the jar (its time),
-# then the time of each JNA native library Debian installed (libjna-jni), so that installing,
-# upgrading or removing one is noticed too.
+# What a start-up archive is made for: the JVM (its real path and time) and the jar (its time).
 launch_stamp() {
   real=$(readlink -f "$1")
-  set -- "$real" "$2"
-  # (launch_jnidispatch's loop, inline: this runs on every start, and a $(...) is a fork)
-  for jni in /usr/lib/jni/libjnidispatch*.so /usr/lib/*/jni/libjnidispatch*.so; do
-    if [ -f "$jni" ]; then set -- "$@" "$jni"; fi
-  done
-  # shellcheck disable=SC2046 # times, one a line: words
-  echo "$real" $(stat -c %Y "$@")
-}
-
-# Debian's JNA native libraries (libjna-jni: /usr/lib/<arch>/jni, /usr/lib/jni before multiarch).
-launch_jnidispatch() {
-  for jni in /usr/lib/jni/libjnidispatch*.so /usr/lib/*/jni/libjnidispatch*.so; do
-    if [ -f "$jni" ]; then echo "$jni"; fi
-  done
+  # shellcheck disable=SC2046 # two times, one a line: two words
+  echo "$real" $(stat -c %Y "$real" "$2")
 }
 
 #   launch_archive JAR TRAINING_MAIN BASE JAVA
 # builds BASE's start-up archive for JAVA (../start-up-archive), writes BASE.stamp ("KIND" then
-# what launch_stamp says; on a second line the directory and name of a system JNA native library
-# that suits JAR, if any: launch_jni) and prints KIND: aot, cds, or none when it could not (then
-# it fails, the training run's output on stderr). The checkout's launchers and the package's
-# postinst use it.
+# what launch_stamp says) and prints KIND: aot, cds, or none when it could not (then it fails, the
+# training run's output on stderr). The checkout's launchers and the package's postinst use it.
 launch_archive() {
-  status=0
-  if ! built_kind=$("$lib/../start-up-archive" "$1" "$2" "$3" "$4"); then
-    built_kind=none status=1
+  if built_kind=$("$lib/../start-up-archive" "$1" "$2" "$3" "$4"); then
+    echo "$built_kind $(launch_stamp "$4" "$1")" > "$3.stamp"
+    echo "$built_kind"
+  else
+    echo "none $(launch_stamp "$4" "$1")" > "$3.stamp"
+    echo none
+    return 1
   fi
-  { echo "$built_kind $(launch_stamp "$4" "$1")" && launch_jni "$1" "$4"; } > "$3.stamp"
-  echo "$built_kind"
-  return $status
-}
-
-#   launch_jni JAR JAVA
-# prints "DIR NAME" for the first of Debian's JNA native libraries that the JNA in JAR loads with
-# JAVA, and nothing if none does. A native library answers to one JNA version (bookworm's
-# libjna-jni 5.13 to JNA 5.13, not 5.18: JNA then refuses to start, which would cost the flock
-# lock), and to one architecture, so each is tried, once, with JNA's own version check (its main
-# prints its versions) and no other place to load from.
-launch_jni() {
-  for jni in $(launch_jnidispatch); do
-    dir=${jni%/*} name=${jni##*/lib}
-    name=${name%.so}
-    if "$2" -Djna.nosys=true -Djna.noclasspath=true -Djna.boot.library.path="$dir" \
-        -Djna.boot.library.name="$name" -cp "$1" com.sun.jna.Native > /dev/null 2>&1; then
-      echo "$dir $name"
-      return 0
-    fi
-  done
 }
