@@ -69,7 +69,7 @@ final class AppendCommand implements Callable<Integer> {
       // a repair of the pool (a torn record removed) said as one line of kvp's, not the JDK's log
       pool = input.writablePool().repairs(r -> err.println("kvp append: " + r)).build();
     } catch (IOException e) {
-      err.println("kvp append: " + input.describe() + ": " + PoolReading.why(e));
+      err.println("kvp append: " + input.describe() + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     if ("-".equals(from) && Style.isTerminal(0)) {
@@ -116,7 +116,7 @@ final class AppendCommand implements Callable<Integer> {
         }
       }
     } catch (IOException e) {
-      err.println("kvp append: " + ("-".equals(from) ? "stdin" : from) + ": " + PoolReading.why(e));
+      err.println("kvp append: " + ("-".equals(from) ? "stdin" : from) + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     if (!wrong.isEmpty()) {
@@ -130,7 +130,7 @@ final class AppendCommand implements Callable<Integer> {
       err.println("kvp append: " + pool.path() + ": " + e.getMessage());
       return ExitCode.IO.code;
     } catch (IOException e) {
-      err.println("kvp append: " + pool.path() + ": " + PoolReading.why(e));
+      err.println("kvp append: " + pool.path() + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     spec.commandLine()

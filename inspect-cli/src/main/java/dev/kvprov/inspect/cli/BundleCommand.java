@@ -2,6 +2,7 @@ package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.bundle.Bundle;
 import dev.kvprov.inspect.bundle.BundleInput;
+import dev.kvprov.inspect.pool.PoolSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -85,7 +86,7 @@ final class BundleCommand implements Callable<Integer> {
     } catch (IOException e) {
       spec.commandLine()
           .getErr()
-          .println("kvp bundle: cannot write " + target + ": " + PoolReading.why(e));
+          .println("kvp bundle: cannot write " + target + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     out.println("wrote " + target + " (" + written + " files)");

@@ -1,6 +1,7 @@
 package dev.kvprov.inspect.cli;
 
 import dev.kvprov.inspect.pool.InputKind;
+import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.kvp.PoolLockTimeoutException;
@@ -63,7 +64,7 @@ final class ClearCommand implements Callable<Integer> {
     try {
       builder = input.writablePool();
     } catch (IOException e) {
-      err.println("kvp clear: " + path + ": " + PoolReading.why(e));
+      err.println("kvp clear: " + path + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     Path archive = this.archive;
@@ -75,7 +76,7 @@ final class ClearCommand implements Callable<Integer> {
       try {
         archive = ownArchive(path);
       } catch (IOException e) {
-        err.println("kvp clear: " + path + ": " + PoolReading.why(e) + "; nothing cleared");
+        err.println("kvp clear: " + path + ": " + PoolSource.why(e) + "; nothing cleared");
         return ExitCode.IO.code;
       }
       builder.archive(archive, Integer.MAX_VALUE);
@@ -87,7 +88,7 @@ final class ClearCommand implements Callable<Integer> {
       try {
         Files.createDirectories(archive);
       } catch (IOException e) {
-        err.println("kvp clear: " + archive + ": " + PoolReading.why(e) + "; nothing cleared");
+        err.println("kvp clear: " + archive + ": " + PoolSource.why(e) + "; nothing cleared");
         return ExitCode.IO.code;
       }
       if (!Files.isWritable(archive)) {
@@ -102,7 +103,7 @@ final class ClearCommand implements Callable<Integer> {
       err.println("kvp clear: " + pool.path() + ": " + e.getMessage());
       return ExitCode.IO.code;
     } catch (IOException e) {
-      err.println("kvp clear: " + pool.path() + ": " + PoolReading.why(e));
+      err.println("kvp clear: " + pool.path() + ": " + PoolSource.why(e));
       return ExitCode.IO.code;
     }
     switch (result.outcome()) {

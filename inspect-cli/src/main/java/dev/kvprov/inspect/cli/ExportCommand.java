@@ -2,6 +2,7 @@ package dev.kvprov.inspect.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.render.ExportedSpans;
 import dev.kvprov.inspect.writers.SpanForest;
 import dev.kvprov.otel.NetworkErrors;
@@ -244,7 +245,7 @@ final class ExportCommand implements Callable<Integer> {
     } catch (java.nio.file.AccessDeniedException e) {
       return Optional.of(otlpJson + ": permission denied");
     } catch (IOException e) {
-      return Optional.of(otlpJson + ": " + PoolReading.why(e));
+      return Optional.of(otlpJson + ": " + PoolSource.why(e));
     } catch (RuntimeException e) {
       return Optional.of(otlpJson + ": " + Defects.describe(e));
     }

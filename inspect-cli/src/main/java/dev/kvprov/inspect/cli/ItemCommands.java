@@ -1,5 +1,6 @@
 package dev.kvprov.inspect.cli;
 
+import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpRecord;
@@ -138,7 +139,7 @@ final class ItemCommands {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp set: " + input.describe() + ": " + PoolReading.why(e));
+            .println("kvp set: " + input.describe() + ": " + PoolSource.why(e));
         return ExitCode.IO.code;
       }
     }
@@ -168,7 +169,7 @@ final class ItemCommands {
       } catch (IOException e) {
         spec.commandLine()
             .getErr()
-            .println("kvp delete: " + input.describe() + ": " + PoolReading.why(e));
+            .println("kvp delete: " + input.describe() + ": " + PoolSource.why(e));
         return ExitCode.IO.code;
       }
     }

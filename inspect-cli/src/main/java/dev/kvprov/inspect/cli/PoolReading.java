@@ -59,7 +59,9 @@ final class PoolReading {
       Phases.mark("pool read (and its items handed on, but the last few)");
       return true;
     } catch (IOException e) {
-      spec.commandLine().getErr().println("kvp " + spec.name() + ": " + reading + ": " + why(e));
+      spec.commandLine()
+          .getErr()
+          .println("kvp " + spec.name() + ": " + reading + ": " + PoolSource.why(e));
       return false;
     }
   }
@@ -119,11 +121,6 @@ final class PoolReading {
   static List<BootSection> boots(PoolOptions options, CommandLine.Model.CommandSpec spec) {
     BootSection.Filling boots = new BootSection.Filling();
     return items(options, spec, boots::read, boots::next, source -> {}) ? boots.sections() : null;
-  }
-
-  /** Why an input could not be read, in a few words, as every command says it. */
-  static String why(IOException e) {
-    return PoolSource.why(e);
   }
 
   /** A visitor that counts what went by (records and problems) on its way to another. */

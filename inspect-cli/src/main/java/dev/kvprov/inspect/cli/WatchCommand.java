@@ -140,7 +140,7 @@ final class WatchCommand implements Callable<Integer> {
       try {
         sightings = pool.look(ledger.waiting());
       } catch (IOException e) {
-        err.println("kvp watch: " + path + ": " + PoolReading.why(e));
+        err.println("kvp watch: " + path + ": " + PoolSource.why(e));
         err.flush();
         return ExitCode.IO.code;
       }
