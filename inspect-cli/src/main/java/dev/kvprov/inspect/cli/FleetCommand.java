@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
     name = "fleet",
     mixinStandardHelpOptions = true,
     description = {
-      "Many VMs at once, from the host side: a line per VM, then the whole fleet.",
+      "Many VMs at once, from the host: a line per VM, then the fleet.",
       "",
       "A VM's line: its verdict, boot time, slowest step and reason. Then each step's",
       "p50, p95 and max across the VMs, and the failures grouped by reason.",
