@@ -119,6 +119,37 @@ class ProvisioningReportTest {
   }
 
   @Test
+  void fieldsOf_readsEveryRowAsTheCsvParserDoes() {
+    // rows made of the characters that matter to the dialect, and any others
+    Trials.run(
+        2000,
+        r -> {
+          StringBuilder row = new StringBuilder();
+          for (int i = Trials.size(r, 0, 40); i > 0; i--) {
+            row.append(
+                (char)
+                    (r.nextInt(3) == 0
+                        ? Trials.anyChar(r)
+                        : Trials.oneOf(r, '|', '|', '=', ' ', 'a', '"', '\n', '\r', '\t')));
+          }
+          String value = row.toString();
+          Object expected;
+          try {
+            expected = ProvisioningReport.csvFields(value);
+          } catch (IllegalArgumentException e) {
+            expected = IllegalArgumentException.class;
+          }
+          Object actual;
+          try {
+            actual = ProvisioningReport.fieldsOf(value);
+          } catch (IllegalArgumentException e) {
+            actual = IllegalArgumentException.class;
+          }
+          assertThat(actual).as("fields of %s", value).isEqualTo(expected);
+        });
+  }
+
+  @Test
   void encodeThenParse_keepsEveryFieldThatFits() {
     Trials.run(
         300,

@@ -149,7 +149,7 @@ final class ListCommand implements Callable<Integer> {
           }
           int itemProblems = item.problems().size();
           return json
-              ? new Shown(Json.write(asNode(item, event, part[0])), null, itemProblems)
+              ? new Shown(ItemJson.line(item, event, part[0]), null, itemProblems)
               : new Shown(
                   String.join(newline, ItemLine.lines(item, event, columns, style)),
                   ItemLine.day(event),
@@ -285,23 +285,36 @@ final class ListCommand implements Callable<Integer> {
             : "\n       " + style.error("! " + Text.printable(String.join("; ", item.problems()))));
   }
 
-  static ObjectNode asNode(Item item, Optional<Event> event, String source) {
-    ObjectNode node = Json.object();
-    node.put("index", item.index());
-    item.records().forEach(node.putArray("records")::add);
-    node.put("key", item.key());
-    node.put("writer", item.writer().name());
-    node.put("value", item.value());
-    item.problems().forEach(node.putArray("problems")::add);
-    event.ifPresent(e -> node.set("event", EventJson.of(e)));
-    if (source != null) {
-      node.put("source", source);
-    }
-    return node;
-  }
-
   /** For other commands that print items the way {@code list --json} does. */
   static String asJson(Item item) {
-    return Json.write(asNode(item, Events.of(item), null));
+    return ItemJson.line(item, Events.of(item), null);
+  }
+
+  /**
+   * An item as {@code list --json} prints it. A class of its own, handing back only text: picocli
+   * reflects on the command class at every start, which links it, and the verifier then loads every
+   * type its code passes between methods (Jackson's node classes) even for plain text output.
+   */
+  static final class ItemJson {
+    private ItemJson() {}
+
+    static String line(Item item, Optional<Event> event, String source) {
+      return Json.write(of(item, event, source));
+    }
+
+    private static ObjectNode of(Item item, Optional<Event> event, String source) {
+      ObjectNode node = Json.object();
+      node.put("index", item.index());
+      item.records().forEach(node.putArray("records")::add);
+      node.put("key", item.key());
+      node.put("writer", item.writer().name());
+      node.put("value", item.value());
+      item.problems().forEach(node.putArray("problems")::add);
+      event.ifPresent(e -> node.set("event", EventJson.of(e)));
+      if (source != null) {
+        node.put("source", source);
+      }
+      return node;
+    }
   }
 }

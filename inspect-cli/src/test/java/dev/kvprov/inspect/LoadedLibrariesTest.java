@@ -1,0 +1,72 @@
+package dev.kvprov.inspect;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The libraries a fresh {@code kvp} JVM loads: Jackson and commons-csv only for output that needs
+ * them, not for a kvprov boot's plain text (docs/performance.md).
+ */
+class LoadedLibrariesTest {
+  private static final String JACKSON = "com.fasterxml.jackson.";
+  private static final String COMMONS_CSV = "org.apache.commons.csv.";
+
+  @TempDir Path dir;
+
+  @Test
+  void plainList_ofAKvprovBoot_loadsNeitherJacksonNorCommonsCsv() throws Exception {
+    List<String> loaded = classesLoaded("list", "--file", demoBoot().toString());
+
+    assertThat(loaded).contains("dev.kvprov.inspect.cli.ListCommand");
+    assertThat(loaded).noneMatch(c -> c.startsWith(JACKSON) || c.startsWith(COMMONS_CSV));
+  }
+
+  @Test
+  void jsonList_loadsJackson() throws Exception {
+    List<String> loaded = classesLoaded("list", "--json", "--file", demoBoot().toString());
+
+    assertThat(loaded).anyMatch(c -> c.startsWith(JACKSON));
+  }
+
+  /** A demo boot's pool (kvprov's records and its PROVISIONING_REPORT), named as a live pool. */
+  private Path demoBoot() throws Exception {
+    Path pool = dir.resolve(".kvp_pool_1");
+    Files.copy(GoldenOutputTest.DEMO.resolve("demo-ok.kvp"), pool);
+    return pool;
+  }
+
+  /** Runs kvp in a JVM of its own; the classes it loaded, by name. */
+  private List<String> classesLoaded(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xshare:off");
+    command.add("-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("dev.kvprov.inspect.cli.KvpCommand");
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("provision");
+    List<String> classes = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("classes.log"), UTF_8)) {
+      // "[0.012s][info][class,load] java.lang.Object source: shared objects file"
+      int at = line.indexOf("] ", line.indexOf("class,load"));
+      if (at >= 0) {
+        classes.add(line.substring(at + 2).split(" ", 2)[0]);
+      }
+    }
+    return classes;
+  }
+}
