@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# kvp side by side with the floor and, when given, the Rust peer: a JVM printing "hello", `cat`,
-# `kvp list` and `kvp dump` (with the launcher's flags and start-up archive) and PEER, on the same
-# 1,024- and 100,000-record pools (kvprov, cloud-init and azure-init records, from bench's
-# PoolGenerator). kvp reads a pool by two names: as a copy (`pool-N.kvp`: plain reads, no lock)
-# and as a live pool (`.kvp_pool_1`: shared flock and fcntl locks first, as on a VM, which loads
-# JNA); `kvp dump` and PEER read the live name. Runs alternate between the commands (one of each,
-# then again), so that the machine's moods fall on all of them alike; prints each command's median
-# and its ratio to the hello and to PEER.
+# kvp side by side with the floor and, when given, the Rust peer (azure-init's `libazureinit-kvp`
+# CLI): a JVM printing "hello", `cat`, kvp's commands (with the launcher's flags and start-up
+# archive) and the peer's, on the same 1,024- and 100,000-record pools (kvprov, cloud-init and
+# azure-init records, from bench's PoolGenerator).
 #
-#   usage: [JAVA=path/to/java] bench/compare.sh [RUNS] [PEER...]
-#     JAVA   the JVM to run kvp and the hello with (default: java on the PATH); kvp runs with the
-#            launcher's flags and the start-up archive that suits it (AOT cache on JDK 25+)
-#     RUNS   runs of each command on each pool (default 11)
-#     PEER   a command that reads the live pool: a word %d is replaced by the pool's directory, %f
-#            by its file; with neither, the file is appended. The built azure-init tool reads
-#            DIR/.kvp_pool_1 (its "guest" pool):
-#            bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp --dir %d dump
+# kvp reads a pool by two names: as a copy (`pool-N.kvp`: plain reads, no lock) and as a live pool
+# (`.kvp_pool_1`: shared flock and fcntl locks first, as on a VM, which loads JNA). Every other
+# row takes the live name, the path a VM takes. Rows:
+#   1,024 records   list (copy, live), dump, `set` of one record, `append` of 1,000 lines
+#   100,000         list (copy, live), dump, tree, timeline; peak RSS of each
+# and the peer's dump, `write` (its set) and `append-multiple`. A write row starts each run from
+# the same pool (restored before the timing), so that the pool does not grow from run to run.
+#
+# Runs alternate between the commands (one of each, then again), so that the machine's moods fall
+# on all of them alike; prints each command's median, its ratio to the hello and to the peer's
+# command of the same kind.
+#
+#   usage: [JAVA=path/to/java] [KVP_CHECKOUTS="NAME=DIR..."] bench/compare.sh [RUNS] [PEER]
+#     JAVA            the JVM to run kvp and the hello with (default: java on the PATH); kvp runs
+#                     with the launcher's flags and the start-up archive that suits it
+#     KVP_CHECKOUTS   kvp from other checkouts too, each already built, with its own jar, JVM
+#                     options and archive, alternating with this one: a before and an after
+#                     (default: this checkout alone, built here)
+#     RUNS            runs of each command on each pool (default 11)
+#     PEER            the built `libazureinit-kvp` CLI; it reads DIR/.kvp_pool_1 (its "guest" pool)
+#   e.g. KVP_CHECKOUTS="before=$HOME/kvprov-old" \
+#          bench/compare.sh 11 ~/azure-init/target/release/libazureinit-kvp
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=11
@@ -23,58 +33,104 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
   runs=$1
   shift
 fi
-peer=("$@")
+peer=${1:-}
+if [[ -n $peer && ! -x $peer ]]; then
+  echo "compare.sh: the peer $peer is not an executable file" >&2
+  exit 2
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
-kvp=inspect-cli/target/kvp.jar
-java=("${JAVA:-java}" @bin/lib/jvm/common.options)
-# as bin/kvp starts it: its own options (bin/lib/jvm), its start-up archive
-kvp_flags=(@bin/lib/jvm/kvp.options)
-case $(bin/start-up-archive "$kvp" dev.kvprov.inspect.CdsTraining "$work/kvp" "${JAVA:-java}") in
-  aot) kvp_flags+=(-XX:AOTCache="$work/kvp.aot") ;;
-  cds) kvp_flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;
-esac
+javacmd=${JAVA:-java}
+
+# Each kvp: a name, then the words that start it as its launcher does (its own options, its
+# start-up archive).
+read -r -a checkouts <<< "${KVP_CHECKOUTS:-}"
+checkouts+=("$([[ -n ${KVP_CHECKOUTS:-} ]] && echo now || echo kvp)=$here")
+kvp_names=() kvp_runs=()
+for entry in "${checkouts[@]}"; do
+  name=${entry%%=*} dir=${entry#*=}
+  jar=$dir/inspect-cli/target/kvp.jar
+  if [[ ! -f $jar ]]; then
+    echo "compare.sh: no $jar; build that checkout first" >&2
+    exit 2
+  fi
+  flags=("$javacmd" @"$dir/bin/lib/jvm/common.options" @"$dir/bin/lib/jvm/kvp.options")
+  case $("$dir/bin/start-up-archive" "$jar" dev.kvprov.inspect.CdsTraining "$work/$name" \
+    "$javacmd") in
+    aot) flags+=(-XX:AOTCache="$work/$name.aot") ;;
+    cds) flags+=(-XX:SharedArchiveFile="$work/$name.jsa") ;;
+  esac
+  kvp_names+=("$name")
+  kvp_runs+=("${flags[*]} -jar $jar")
+done
 
 mkdir "$work/hello"
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' \
   > "$work/hello/Hello.java"
 javac -d "$work/hello" "$work/hello/Hello.java"
+hello="$javacmd @bin/lib/jvm/common.options -cp $work/hello Hello"
 
 source bench/lib/timing.sh
 
+# A thousand lines to append, each a record of the size kvprov's own are.
+for ((i = 0; i < 1000; i++)); do
+  printf 'bench.append.%04d=%s\n' "$i" "$(printf 'v%.0s' {1..200})"
+done > "$work/lines.txt"
+
 for records in 1024 100000; do
-  # the same bytes under both names
-  mkdir "$work/$records"
+  # the same bytes under both names, and a third copy that the write rows change
+  mkdir -p "$work/$records" "$work/$records-write"
   pool=$work/$records/pool-$records.kvp
   live=$work/$records/.kvp_pool_1
   java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
   cp "$pool" "$live"
-  kvp_run="${java[*]} ${kvp_flags[*]} -jar $kvp"
-  names=("java Hello" "cat" "kvp list, copy (no lock)" "kvp list, live (locked)" \
-    "kvp dump, live (locked)")
-  commands=("${java[*]} -cp $work/hello Hello" "cat $live" "$kvp_run list --file $pool" \
-    "$kvp_run list --file $live" "$kvp_run dump --file $live")
-  peer_at=
-  if ((${#peer[@]})); then
-    words=() placed=
-    for w in "${peer[@]}"; do
-      case $w in
-        %d) words+=("$work/$records") placed=1 ;;
-        %f) words+=("$live") placed=1 ;;
-        *) words+=("$w") ;;
-      esac
-    done
-    [[ -n $placed ]] || words+=("$live")
-    peer_at=${#commands[@]}
-    names+=("peer: ${peer[0]##*/} ${peer[*]:1}")
-    commands+=("${words[*]}")
+  written=$work/$records-write/.kvp_pool_1
+  # rows: name, command, what restores the pool before it ("" for none), the peer row it is
+  # measured against ("" for none), whether its peak RSS is measured
+  names=() commands=() restore=() against=() rss=()
+  row() {
+    names+=("$1") commands+=("$2") restore+=("$3") against+=("$4") rss+=("$5")
+  }
+  row "java Hello" "$hello" "" "" ""
+  row "cat" "cat $live" "" "" ""
+  peer_dump= peer_write= peer_append=
+  if [[ -n $peer ]]; then
+    peer_dump=${#names[@]}
+    row "peer: dump" "$peer --dir $work/$records dump" "" "" ""
+    if ((records == 1024)); then
+      peer_write=${#names[@]}
+      row "peer: write (set one record)" "$peer --dir $work/$records-write write bench.set x" \
+        "cp $pool $written" "" ""
+      peer_append=${#names[@]}
+      row "peer: append-multiple, 1,000 lines" \
+        "$peer --dir $work/$records-write append-multiple --file $work/lines.txt" \
+        "cp $pool $written" "" ""
+    fi
   fi
+  for k in "${!kvp_names[@]}"; do
+    n=${kvp_names[k]} run=${kvp_runs[k]}
+    big=$([[ $records == 100000 ]] && echo y || true)
+    row "$n list, copy (no lock)" "$run list --file $pool" "" "$peer_dump" "$big"
+    row "$n list, live (locked)" "$run list --file $live" "" "$peer_dump" "$big"
+    row "$n dump, live (locked)" "$run dump --file $live" "" "$peer_dump" "$big"
+    if ((records == 1024)); then
+      row "$n set one record, live" "$run set --file $written bench.set x" "cp $pool $written" \
+        "$peer_write" ""
+      row "$n append 1,000 lines, live" "$run append --file $written --from $work/lines.txt" \
+        "cp $pool $written" "$peer_append" ""
+    else
+      row "$n tree, live" "$run tree --file $live" "" "$peer_dump" y
+      row "$n timeline, live" "$run timeline --file $live" "" "$peer_dump" y
+    fi
+  done
   declare -A times=()
   for ((i = 0; i < runs; i++)); do
     for c in "${!commands[@]}"; do
       # shellcheck disable=SC2086 # the commands are words on purpose
+      [[ -z ${restore[c]} ]] || ${restore[c]}
+      # shellcheck disable=SC2086
       times[$c]+="$(time_ms ${commands[$c]}) "
     done
   done
@@ -82,21 +138,24 @@ for records in 1024 100000; do
   for c in "${!commands[@]}"; do
     medians[$c]=$(tr ' ' '\n' <<< "${times[$c]}" | grep . | median)
   done
-  printf '\n%s records (%s bytes), median of %d alternating runs, load %s\n' \
-    "$records" "$(stat -c %s "$pool")" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '\n%s records (%s bytes), %s, median of %d alternating runs, load %s\n' \
+    "$records" "$(stat -c %s "$pool")" "$("$javacmd" -version 2>&1 | head -1)" "$runs" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)"
   for c in "${!commands[@]}"; do
+    p=${against[c]}
     awk -v n="${names[$c]}" -v m="${medians[$c]}" -v h="${medians[0]}" \
-      -v p="${peer_at:+${medians[$peer_at]}}" \
+      -v p="${p:+${medians[$p]}}" \
       'BEGIN {
         printf "  %-36s %8.1f ms  %6.2f x hello", n, m, m / (h > 0 ? h : 1)
         if (p != "") printf "  %6.2f x peer", m / (p > 0 ? p : 1)
         printf "\n"
       }'
   done
-  for c in 2 3; do
+  for c in "${!commands[@]}"; do
+    [[ -n ${rss[c]} ]] || continue
     # shellcheck disable=SC2086 # the command is words on purpose
-    rss=$(/usr/bin/time -f %M ${commands[$c]} 2>&1 > /dev/null | tail -1)
-    printf '  %-36s %8d MB peak RSS\n' "${names[$c]}" $((rss / 1024))
+    kb=$(/usr/bin/time -f %M ${commands[$c]} 2>&1 > /dev/null | tail -1)
+    printf '  %-36s %8d MB peak RSS\n' "${names[$c]}" $((kb / 1024))
   done
   unset times medians
 done
