@@ -54,9 +54,12 @@ launch() {
     cds) [ -f "$base.jsa" ] && archive=-XX:SharedArchiveFile=$base.jsa ;;
   esac
   # The package ships JNA's native library for its architecture: JNA loads it from there rather
-  # than unpacking a copy from its jar on every run (into /tmp or ~/.cache, which may be noexec).
-  jna=
-  [ -n "${jna_native:-}" ] && jna=-Djna.boot.library.path=$jna_native
+  # than unpacking a copy from its jar on every run (into /tmp or ~/.cache, which may be noexec),
+  # and, told not to unpack, does not make ~/.cache/JNA/temp either.
+  jna='' nounpack=''
+  if [ -n "${jna_native:-}" ]; then
+    jna=-Djna.boot.library.path=$jna_native nounpack=-Djna.nounpack=true
+  fi
   # Human output fits the terminal: Java cannot ask the tty its width, so it is told (stty reads
   # the size from stdout's tty: one process, and only at a terminal).
   if [ "$tool" = kvp ] && [ -t 1 ] && [ -z "${COLUMNS:-}" ]; then
@@ -72,10 +75,10 @@ launch() {
   if [ "$tool" = kvprov ] && [ "${1:-}" = demo ] && [ "$(id -u)" != 0 ] \
       && unshare --map-root-user true 2> /dev/null; then
     exec unshare --map-root-user "$java" @"$lib/jvm/common.options" @"$lib/jvm/$tool.options" \
-      ${archive:+"$archive"} ${jna:+"$jna"} -jar "$jar" "$@"
+      ${archive:+"$archive"} ${jna:+"$jna" "$nounpack"} -jar "$jar" "$@"
   fi
   exec "$java" @"$lib/jvm/common.options" @"$lib/jvm/$tool.options" \
-    ${archive:+"$archive"} ${jna:+"$jna"} -jar "$jar" "$@"
+    ${archive:+"$archive"} ${jna:+"$jna" "$nounpack"} -jar "$jar" "$@"
 }
 
 # Sets $java to the first executable NAME on the PATH, or leaves it empty: `command -v` without
