@@ -5,16 +5,19 @@
 # given one, a JDK 25); then, alternating with hyperfine, each package's `kvp --version`, `kvp
 # list` on a 1,024-record live-pool name and `kvprov --version`, started as its launchers start
 # them (options, archive, JNA's library), and the checkout's launcher against the java command it
-# execs. Needs hyperfine, dpkg-deb; the pools' generator from bench (built by `./mvnw -q -B -ntp
-# -pl inspect-cli,bench -am package -DskipTests`).
-#   usage: bench/package.sh [--runs N] [--java25 JAVA] DEB...
+# execs; then the package's launcher alone (a no-op in place of java), this checkout's and, with
+# --launcher-before REV, the one of that commit. Needs hyperfine, dpkg-deb, strace; the pools'
+# generator from bench (built by `./mvnw -q -B -ntp -pl inspect-cli,bench -am package
+# -DskipTests`).
+#   usage: bench/package.sh [--runs N] [--java25 JAVA] [--launcher-before REV] DEB...
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-runs=20 java25=
+runs=20 java25='' before=''
 while [[ $# -gt 0 ]]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --java25) java25=$2; shift 2 ;;
+    --launcher-before) before=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -75,4 +78,30 @@ sed -E "s|$here|REPO|g" "$work/launcher.md"
 echo "processes bin/kvp starts before java (strace -f, execve):"
 strace -f -qq -e trace=execve -o "$work/trace" "$here/bin/kvp" --version > /dev/null
 grep -o 'execve("[^"]*"' "$work/trace" | sed 's/execve(//'
+# The package's launcher alone: /usr/bin/kvp's three lines with a no-op "java" (a copy of true),
+# its stamps made for it, so that the launcher takes its usual path and execs at once.
+mkdir -p "$work/noop/bin"
+cp "$(command -v true)" "$work/noop/bin/java"
+launchers=()
+for rev in ${before:+"$before"} HEAD; do
+  mkdir -p "$work/launcher-$rev/cache/jna"
+  if [[ $rev == HEAD ]]; then lib=$here/bin/lib; else
+    git -C "$here" archive "$rev" bin | tar -x -C "$work/launcher-$rev"
+    lib=$work/launcher-$rev/bin/lib
+  fi
+  # shellcheck disable=SC2016 # $lib: the launcher's own, at its run
+  printf '%s\n' '#!/bin/sh' "lib=$lib" "jna_native=$work/deb$n/usr/lib/kvprov" '. "$lib/launch.sh"' \
+    "launch kvp $work/deb$n/usr/share/kvprov/kvp.jar $work/launcher-$rev/cache/kvp - \"\$@\"" \
+    > "$work/launcher-$rev/kvp"
+  chmod +x "$work/launcher-$rev/kvp"
+  # shellcheck disable=SC2016 # expanded by the sh below
+  PATH=$work/noop/bin:$PATH sh -c '. "$1/launch.sh"; launch_archive "$2" - "$3" "$4"' - "$lib" \
+    "$work/deb$n/usr/share/kvprov/kvp.jar" "$work/launcher-$rev/cache/kvp" "$work/noop/bin/java" \
+    > /dev/null 2>&1 || true
+  launchers+=("$work/launcher-$rev/kvp --version")
+done
+echo "== the package's launcher alone (a no-op java; as $(id -un))"
+PATH=$work/noop/bin:$PATH hyperfine -N -w 20 -r $((runs * 15)) --export-markdown "$work/alone.md" \
+  "${launchers[@]}" "$work/noop/bin/java --version" > /dev/null
+sed -E "s|$work|WORK|g" "$work/alone.md"
 echo "load: $(cat /proc/loadavg)"
