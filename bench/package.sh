@@ -81,7 +81,7 @@ grep -o 'execve("[^"]*"' "$work/trace" | sed 's/execve(//'
 # The package's launcher alone: /usr/bin/kvp's three lines with a no-op "java" (a copy of true),
 # its stamps made for it, so that the launcher takes its usual path and execs at once.
 mkdir -p "$work/noop/bin"
-cp "$(command -v true)" "$work/noop/bin/java"
+cp "$(type -P true)" "$work/noop/bin/java"
 launchers=()
 for rev in ${before:+"$before"} HEAD; do
   mkdir -p "$work/launcher-$rev/cache/jna"
