@@ -46,6 +46,16 @@ for tool in kvprov kvp; do
 done
 chroot "$root" java -Xshare:on -XX:SharedArchiveFile=/var/cache/kvprov/kvp.jsa -Xlog:class+load \
   -jar /usr/share/kvprov/kvp.jar --version | grep -c 'source: shared objects file (top)' || true
+echo "== launcher with java alone on the PATH"
+# The launchers exec java at once: with nothing but java on the PATH (no readlink, stat, id...)
+# they still find their archive fresh and pass it, with JNA's library, and the tool runs.
+mkdir -p "$root/opt/only-java"
+ln -sf /usr/bin/java "$root/opt/only-java/java"
+for tool in kvprov kvp; do
+  chroot "$root" /usr/bin/env PATH=/opt/only-java /bin/sh -x /usr/bin/$tool --version 2>&1 \
+    | grep -o -e 'not found' -e '^kvp[a-z]* [0-9.]*' \
+      -e '-XX:[A-Za-z]*=/var/cache/kvprov/[a-z.]*' -e '-Djna.boot.library.path=[^ ]*' || true
+done
 echo "== aot"
 # On JDK 25 and later the postinst builds an AOT cache instead: run its trigger with such a JVM
 # first on the PATH (as when the default JVM becomes one), then switch back.

@@ -369,6 +369,13 @@ class PackageIT {
     assertThat(Integer.parseInt(loaded.substring(loaded.lastIndexOf('\n') + 1)))
         .as("classes kvp loads from its archive")
         .isGreaterThan(100);
+    // nothing but java on the PATH: the launchers start no other program before it
+    assertThat(step.get("launcher with java alone on the PATH"))
+        .contains("-XX:SharedArchiveFile=/var/cache/kvprov/kvprov.jsa")
+        .contains("-XX:SharedArchiveFile=/var/cache/kvprov/kvp.jsa")
+        .contains("-Djna.boot.library.path=/usr/lib/kvprov")
+        .contains("kvprov 0.1.0", "kvp 0.1.0")
+        .doesNotContain("not found");
     String aot = step.get("aot");
     if (aot.contains("skipped")) {
       System.err.println("PackageIT: the AOT cache path " + aot.strip());
