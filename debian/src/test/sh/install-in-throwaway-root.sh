@@ -46,6 +46,16 @@ for tool in kvprov kvp; do
 done
 chroot "$root" java -Xshare:on -XX:SharedArchiveFile=/var/cache/kvprov/kvp.jsa -Xlog:class+load \
   -jar /usr/share/kvprov/kvp.jar --version | grep -c 'source: shared objects file (top)' || true
+echo "== launcher with java alone on the PATH"
+# The launchers exec java at once: with nothing but java on the PATH (no readlink, stat, id...)
+# they still find their archive fresh and pass it, with JNA's library, and the tool runs.
+mkdir -p "$root/opt/only-java"
+ln -sf /usr/bin/java "$root/opt/only-java/java"
+for tool in kvprov kvp; do
+  chroot "$root" /usr/bin/env PATH=/opt/only-java /bin/sh -x /usr/bin/$tool --version 2>&1 \
+    | grep -o -e 'not found' -e '^kvp[a-z]* [0-9.]*' \
+      -e '-XX:[A-Za-z]*=/var/cache/kvprov/[a-z.]*' -e '-Djna.boot.library.path=[^ ]*' || true
+done
 echo "== aot"
 # On JDK 25 and later the postinst builds an AOT cache instead: run its trigger with such a JVM
 # first on the PATH (as when the default JVM becomes one), then switch back.
@@ -71,6 +81,26 @@ echo "== kvprov --version"
 chroot "$root" kvprov --version
 echo "== kvp --help"
 chroot "$root" kvp --help
+echo "== runs leave nothing behind"
+# Both tools, as root and as a user, on a live pool's name (the locked path, where JNA loads its
+# native part): nothing new in /tmp, the homes or the package's directories (no JNA copy unpacked,
+# no hsperfdata). The pool's directory is made first, and the homes (the JVM's user.home is the
+# passwd entry's: _apt's (uid 42) /nonexistent, made here so that a write there would succeed).
+mkdir -p "$root/srv/pools" "$root/nonexistent" "$root/root" "$root/var/tmp"
+: > "$root/srv/pools/.kvp_pool_1"
+chmod 0644 "$root/srv/pools/.kvp_pool_1"
+chown 42:65534 "$root/nonexistent"
+watched="tmp var/tmp root nonexistent var/cache/kvprov usr/share/kvprov usr/lib/kvprov srv"
+snapshot() { (cd "$root" && find $watched -mindepth 1 | sort); }
+snapshot > "$work/before-runs"
+{
+  chroot "$root" kvp list --dir /srv/pools
+  chroot "$root" kvprov --version
+  chroot "$root" kvprov config
+  chroot --userspec=42:65534 "$root" env HOME=/nonexistent kvp list --dir /srv/pools
+  chroot --userspec=42:65534 "$root" env HOME=/nonexistent kvprov --version
+} > "$work/runs.log" 2>&1
+snapshot | comm -13 "$work/before-runs" -
 echo "== kvprov demo"
 chroot "$root" kvprov demo --dir /tmp/demo 2>&1
 echo "== kvp report"
