@@ -4,7 +4,9 @@
 # `kvp append` of a 1,000-line file into a live pool, each with the launcher's flags and the
 # start-up archive that suits the JVM. Runs alternate (one of each, then again); a pool written to
 # is put back before each run, outside the time taken. Prints each median and its ratio to the
-# hello, the load average, and the classes each run loads (-Xlog:class+load, with the archive).
+# hello, the median CPU time (user + system, all threads: less swayed by a loaded machine than the
+# wall clock), the load average, and the classes each run loads (-Xlog:class+load, with the
+# archive).
 # Given several jars (e.g. a copy of the jar before a change), each is measured in the same loop.
 #
 #   usage: [JAVA=path/to/java] bench/small.sh [RUNS] [JAR...]
@@ -70,7 +72,9 @@ cases=("0 0")
 for c in 1 2 3; do
   for j in "${!jars[@]}"; do cases+=("$c $j"); done
 done
-declare -A times=()
+declare -A times=() cpus=()
+read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ cu cs _ < /proc/$$/stat
+ticks=$((cu + cs)) # CPU time is in ticks of 10 ms: its medians are coarse
 for ((i = 0; i < runs; i++)); do
   for k in "${!cases[@]}"; do
     read -r c jar <<< "${cases[$k]}"
@@ -78,6 +82,11 @@ for ((i = 0; i < runs; i++)); do
     start=$(date +%s%N)
     run "$c" > /dev/null 2>&1 || { echo "small.sh: ${names[$c]} failed" >&2; run "$c" >&2; exit 1; }
     times[$k]+="$((($(date +%s%N) - start) / 1000000)) "
+    # the shell's children's CPU time so far, in clock ticks: this run's is the difference
+    read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ cu cs _ < /proc/$$/stat
+    now=$((cu + cs))
+    cpus[$k]+="$(((now - ticks) * 1000 / $(getconf CLK_TCK))) "
+    ticks=$now
   done
 done
 printf 'JDK %s, median of %d alternating runs, load %s; jars: %s\n' \
@@ -88,11 +97,12 @@ for k in "${!cases[@]}"; do
   read -r c jar <<< "${cases[$k]}"
   reset
   m=$(tr ' ' '\n' <<< "${times[$k]}" | grep . | median)
+  cpu=$(tr ' ' '\n' <<< "${cpus[$k]}" | grep . | median)
   extra=(-Xlog:class+load:stdout)
   classes=$(run "$c" 2> /dev/null | grep -c 'class,load' || true)
   extra=()
   label=${names[$c]}
   ((c == 0 || ${#jars[@]} == 1)) || label+=" [jar $((jar + 1))]"
-  awk -v n="$label" -v m="$m" -v h="$hello" -v k="$classes" \
-    'BEGIN { printf "  %-28s %7.1f ms  %5.2f x hello  %5d classes\n", n, m, m / (h > 0 ? h : 1), k }'
+  awk -v n="$label" -v m="$m" -v h="$hello" -v k="$classes" -v cpu="$cpu" \
+    'BEGIN { printf "  %-36s %7.1f ms  %5.2f x hello  %6.0f ms CPU  %5d classes\n", n, m, m / (h > 0 ? h : 1), cpu, k }'
 done
