@@ -146,7 +146,11 @@ class PoolEditCommandsTest {
   void append_toAPoolAWriterTore_saysTheRepairInOnePlainLine_notTheJdksLog() throws Exception {
     // Once before stderr is watched: in a test JVM where the fuzz tests ran, their agent says on
     // stderr each class of ours it instruments as it loads, which is not the JDK's log.
-    withStdin("after=whole\n", "append", "--file", tornPool(dir.resolve("warm-up/.kvp_pool_1")).toString());
+    withStdin(
+        "after=whole\n",
+        "append",
+        "--file",
+        tornPool(dir.resolve("warm-up/.kvp_pool_1")).toString());
     Path pool = tornPool(dir.resolve(".kvp_pool_1"));
     java.io.PrintStream savedErr = System.err;
     java.io.ByteArrayOutputStream jdk = new java.io.ByteArrayOutputStream();
