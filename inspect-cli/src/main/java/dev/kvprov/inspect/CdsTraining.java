@@ -40,6 +40,7 @@ public final class CdsTraining {
     Path dir = Files.createTempDirectory("kvp-cds-training");
     try {
       PoolFile.builder().directory(dir).build().append(records());
+      Path lines = Files.writeString(dir.resolve("lines"), "Support-Step=done\nImage=2026.11\n");
       String[][] runs = {
         {"--help"},
         {"list"},
@@ -52,7 +53,11 @@ public final class CdsTraining {
         {"report"},
         {"doctor"},
         {"decode"},
-        {"get", "PROVISIONING_REPORT"}
+        {"get", "PROVISIONING_REPORT"},
+        // the writes last: they change the pool the reads above are trained on
+        {"set", "Support-Ticket", "123456"},
+        {"append", "--from", lines.toString()},
+        {"delete", "Support-Ticket"}
       };
       for (String[] run : runs) {
         String[] withDir = new String[run.length + 2];

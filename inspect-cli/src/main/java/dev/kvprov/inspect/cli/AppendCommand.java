@@ -22,44 +22,53 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
-/** {@code kvp append}: many records in one locked append. */
-@Command(
-    name = "append",
-    mixinStandardHelpOptions = true,
-    description = {
-      "Append many KEY=VALUE lines as records, under one lock.",
-      "",
-      "Each line is one record: the key is what comes before the first '=', the value",
-      "what comes after. Every line is checked first (an empty key, a key or value the",
-      "host would cut): if one is wrong, each is said with its line number and nothing",
-      "is written. Blank lines and lines starting with # are passed over. At a",
-      "terminal, a prompt says how to end the input (Ctrl-D)."
-    },
-    footer = {
-      "",
-      "",
-      "Examples:",
-      "  printf 'step=done\\nimage=2026.11\\n' | kvp append",
-      "  kvp append --from records.txt --file pool.kvp"
-    })
+/**
+ * {@code kvp append}: many records in one locked append. Its model is built in code ({@link
+ * CommandModels}).
+ */
 final class AppendCommand implements Callable<Integer> {
   /** More lines than this are not a hand-made batch: a pool holds a few thousand records. */
   static final int MAX_LINES = 100_000;
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
+  private String from;
 
-  @CommandLine.Mixin PoolOptions input;
+  private AppendCommand() {}
 
-  @Option(
-      names = "--from",
-      paramLabel = "LINES",
-      defaultValue = "-",
-      description = "Where the KEY=VALUE lines come from; - (the default) is stdin.")
-  String from;
+  static CommandSpec model() {
+    AppendCommand append = new AppendCommand();
+    append.spec =
+        CommandModels.command(
+            append,
+            new String[] {
+              "Append many KEY=VALUE lines as records, under one lock.",
+              "",
+              "Each line is one record: the key is what comes before the first '=', the value",
+              "what comes after. Every line is checked first (an empty key, a key or value the",
+              "host would cut): if one is wrong, each is said with its line number and nothing",
+              "is written. Blank lines and lines starting with # are passed over. At a",
+              "terminal, a prompt says how to end the input (Ctrl-D)."
+            },
+            "",
+            "",
+            "Examples:",
+            "  printf 'step=done\\nimage=2026.11\\n' | kvp append",
+            "  kvp append --from records.txt --file pool.kvp");
+    append.spec.addMixin("input", CommandModels.poolOptions(append.spec, append.input));
+    append.spec.addOption(
+        OptionSpec.builder("--from")
+            .paramLabel("LINES")
+            .type(String.class)
+            .defaultValue("-")
+            .setter(CommandModels.setter((String f) -> append.from = f))
+            .description("Where the KEY=VALUE lines come from; - (the default) is stdin.")
+            .build());
+    return CommandModels.withStandardHelp(append.spec);
+  }
 
   @Override
   public Integer call() {

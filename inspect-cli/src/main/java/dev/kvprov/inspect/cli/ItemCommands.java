@@ -9,16 +9,28 @@ import dev.kvprov.kvp.PoolLockTimeoutException;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.ISetter;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
-/** {@code kvp get|set|delete}: one item, through the locked store (limits enforced). */
+/**
+ * {@code kvp get|set|delete}: one item, through the locked store (limits enforced). Their models
+ * are built in code ({@link CommandModels}): a short run is most of what these commands are.
+ */
 final class ItemCommands {
   private ItemCommands() {}
 
-  private static PoolFile pool(PoolOptions input, CommandLine.Model.CommandSpec spec)
-      throws IOException {
+  /** The KEY every item command takes first. */
+  private static PositionalParamSpec.Builder key(ISetter setter) {
+    return PositionalParamSpec.builder()
+        .paramLabel("KEY")
+        .type(String.class)
+        .required(true) // as the annotation's arity 1 makes it
+        .setter(setter);
+  }
+
+  private static PoolFile pool(PoolOptions input, CommandSpec spec) throws IOException {
     // a repair of the pool (a torn record removed) said as one line of this command's own
     return input
         .writablePool()
@@ -44,22 +56,40 @@ final class ItemCommands {
                 : " (the locale's " + locale + " is not UTF-8 either: try LANG=C.UTF-8)"));
   }
 
-  @Command(
-      name = "get",
-      mixinStandardHelpOptions = true,
-      description = "Print the value of the item with KEY (pieces put back together).",
-      footer = {"", "", "Example:", "  kvp get PROVISIONING_REPORT"})
+  /** A model built in code: see {@link CommandModels}. */
   static final class Get implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolOptions input;
+    private CommandSpec spec;
+    private final PoolOptions input = new PoolOptions();
+    private String key;
+    private boolean json;
 
-    @Parameters(paramLabel = "KEY", description = "The item's key, exactly (case matters here).")
-    String key;
+    private Get() {}
 
-    @CommandLine.Option(
-        names = "--json",
-        description = "The item as kvp list --json shows it (value, records, problems, event).")
-    boolean json;
+    static CommandSpec model() {
+      Get get = new Get();
+      get.spec =
+          CommandModels.command(
+              get,
+              new String[] {"Print the value of the item with KEY (pieces put back together)."},
+              "",
+              "",
+              "Example:",
+              "  kvp get PROVISIONING_REPORT");
+      get.spec.addMixin("input", CommandModels.poolOptions(get.spec, get.input));
+      get.spec.addPositional(
+          key(CommandModels.setter((String k) -> get.key = k))
+              .index("0")
+              .description("The item's key, exactly (case matters here).")
+              .build());
+      get.spec.addOption(
+          OptionSpec.builder("--json")
+              .type(boolean.class)
+              .setter(CommandModels.setter((Boolean j) -> get.json = j))
+              .description(
+                  "The item as kvp list --json shows it (value, records, problems, event).")
+              .build());
+      return CommandModels.withStandardHelp(get.spec);
+    }
 
     @Override
     public Integer call() {
@@ -89,32 +119,48 @@ final class ItemCommands {
     }
   }
 
-  @Command(
-      name = "set",
-      mixinStandardHelpOptions = true,
-      description = {
-        "Set KEY to VALUE through the locked store.",
-        "",
-        "The first record with the key is replaced in place (others with it are",
-        "removed), or a record is appended. Keys and values beyond what reaches the",
-        "host intact (254/1022 bytes) are refused, never cut."
-      },
-      footer = {"", "", "Example:", "  kvp set Support-Ticket 123456"})
+  /** A model built in code: see {@link CommandModels}. */
   static final class Set implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolOptions input;
+    private CommandSpec spec;
+    private final PoolOptions input = new PoolOptions();
+    private String key;
+    private String value;
 
-    @Parameters(
-        index = "0",
-        paramLabel = "KEY",
-        description = "The key: at most 254 bytes of UTF-8.")
-    String key;
+    private Set() {}
 
-    @Parameters(
-        index = "1",
-        paramLabel = "VALUE",
-        description = "The value: at most 1022 bytes of UTF-8.")
-    String value;
+    static CommandSpec model() {
+      Set set = new Set();
+      set.spec =
+          CommandModels.command(
+              set,
+              new String[] {
+                "Set KEY to VALUE through the locked store.",
+                "",
+                "The first record with the key is replaced in place (others with it are",
+                "removed), or a record is appended. Keys and values beyond what reaches the",
+                "host intact (254/1022 bytes) are refused, never cut."
+              },
+              "",
+              "",
+              "Example:",
+              "  kvp set Support-Ticket 123456");
+      set.spec.addMixin("input", CommandModels.poolOptions(set.spec, set.input));
+      set.spec.addPositional(
+          key(CommandModels.setter((String k) -> set.key = k))
+              .index("0")
+              .description("The key: at most 254 bytes of UTF-8.")
+              .build());
+      set.spec.addPositional(
+          PositionalParamSpec.builder()
+              .index("1")
+              .paramLabel("VALUE")
+              .type(String.class)
+              .required(true)
+              .setter(CommandModels.setter((String v) -> set.value = v))
+              .description("The value: at most 1022 bytes of UTF-8.")
+              .build());
+      return CommandModels.withStandardHelp(set.spec);
+    }
 
     @Override
     public Integer call() {
@@ -145,17 +191,32 @@ final class ItemCommands {
     }
   }
 
-  @Command(
-      name = "delete",
-      mixinStandardHelpOptions = true,
-      description = "Delete every record with KEY; later ones move up (hv_kvp_daemon).",
-      footer = {"", "", "Example:", "  kvp delete Support-Ticket"})
+  /** A model built in code: see {@link CommandModels}. */
   static final class Delete implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-    @CommandLine.Mixin PoolOptions input;
+    private CommandSpec spec;
+    private final PoolOptions input = new PoolOptions();
+    private String key;
 
-    @Parameters(paramLabel = "KEY", description = "The key, ignoring ASCII case as the host does.")
-    String key;
+    private Delete() {}
+
+    static CommandSpec model() {
+      Delete delete = new Delete();
+      delete.spec =
+          CommandModels.command(
+              delete,
+              new String[] {"Delete every record with KEY; later ones move up (hv_kvp_daemon)."},
+              "",
+              "",
+              "Example:",
+              "  kvp delete Support-Ticket");
+      delete.spec.addMixin("input", CommandModels.poolOptions(delete.spec, delete.input));
+      delete.spec.addPositional(
+          key(CommandModels.setter((String k) -> delete.key = k))
+              .index("0")
+              .description("The key, ignoring ASCII case as the host does.")
+              .build());
+      return CommandModels.withStandardHelp(delete.spec);
+    }
 
     @Override
     public Integer call() {

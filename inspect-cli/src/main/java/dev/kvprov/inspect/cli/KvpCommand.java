@@ -9,57 +9,83 @@ import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code kvp}: the root command; wires the subcommands. */
-@Command(
-    name = "kvp",
-    mixinStandardHelpOptions = true,
-    version = "kvp 0.1.0",
-    description = "Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's.",
-    footer = {
-      "",
-      "",
-      "Examples:",
-      "  kvp report                        did provisioning succeed, and if not, why",
-      "  kvp tree                          every step of the boot, failed ones marked",
-      "  kvp list --level WARN             what went wrong, from every writer",
-      "  kvp timeline --html boot.html     a waterfall page to attach to a ticket",
-      "  kvp diff good.kvp flaky.kvp       two boots side by side: what changed",
-      "  kvp doctor --root /mnt/rescued    a rescued disk's pools and archives checked"
-    })
+/**
+ * {@code kvp}: the root command; wires the subcommands. Its model is built in code ({@link
+ * CommandModels}), as the write commands' are; the other commands' come from their annotations.
+ */
 public final class KvpCommand implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+
+  private KvpCommand() {}
+
+  /**
+   * A subcommand: its name, and how it joins kvp's command line. Named here so that a run finds the
+   * one it needs without reading every command's annotations.
+   */
+  private record Subcommand(String name, Consumer<CommandLine> addTo) {
+    static Subcommand annotated(String name, Class<?> command) {
+      return new Subcommand(name, cli -> cli.addSubcommand(command));
+    }
+
+    static Subcommand inCode(String name, Supplier<CommandSpec> model) {
+      return new Subcommand(name, cli -> cli.addSubcommand(name, new CommandLine(model.get())));
+    }
+  }
 
   /** Every subcommand, in the order {@code --help} lists them. */
-  private static final List<Class<?>> SUBCOMMANDS =
+  private static final List<Subcommand> SUBCOMMANDS =
       List.of(
-          ListCommand.class,
-          TreeCommand.class,
-          BlameCommand.class,
-          DiffCommand.class,
-          TimelineCommand.class,
-          ExportCommand.class,
-          WatchCommand.class,
-          ReportCommand.class,
-          StatusCommand.class,
-          FleetCommand.class,
-          BundleCommand.class,
-          DoctorCommand.class,
-          DecodeCommand.class,
-          DumpCommand.class,
-          ItemCommands.Get.class,
-          ItemCommands.Set.class,
-          ItemCommands.Delete.class,
-          AppendCommand.class,
-          ClearCommand.class);
+          Subcommand.annotated("list", ListCommand.class),
+          Subcommand.annotated("tree", TreeCommand.class),
+          Subcommand.annotated("blame", BlameCommand.class),
+          Subcommand.annotated("diff", DiffCommand.class),
+          Subcommand.annotated("timeline", TimelineCommand.class),
+          Subcommand.annotated("export", ExportCommand.class),
+          Subcommand.annotated("watch", WatchCommand.class),
+          Subcommand.annotated("report", ReportCommand.class),
+          Subcommand.annotated("status", StatusCommand.class),
+          Subcommand.annotated("fleet", FleetCommand.class),
+          Subcommand.annotated("bundle", BundleCommand.class),
+          Subcommand.annotated("doctor", DoctorCommand.class),
+          Subcommand.annotated("decode", DecodeCommand.class),
+          Subcommand.annotated("dump", DumpCommand.class),
+          Subcommand.inCode("get", ItemCommands.Get::model),
+          Subcommand.inCode("set", ItemCommands.Set::model),
+          Subcommand.inCode("delete", ItemCommands.Delete::model),
+          Subcommand.inCode("append", AppendCommand::model),
+          Subcommand.annotated("clear", ClearCommand.class));
 
   /** {@code kvp} with every subcommand. */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new KvpCommand());
-    SUBCOMMANDS.forEach(cli::addSubcommand);
+    CommandLine cli = root();
+    SUBCOMMANDS.forEach(s -> s.addTo().accept(cli));
     return handled(cli);
+  }
+
+  /** The root alone: its options, help and version. */
+  private static CommandLine root() {
+    KvpCommand kvp = new KvpCommand();
+    kvp.spec =
+        CommandModels.command(
+            kvp,
+            new String[] {"Read any Hyper-V KVP pool: kvprov's, azure-init's, cloud-init's."},
+            "",
+            "",
+            "Examples:",
+            "  kvp report                        did provisioning succeed, and if not, why",
+            "  kvp tree                          every step of the boot, failed ones marked",
+            "  kvp list --level WARN             what went wrong, from every writer",
+            "  kvp timeline --html boot.html     a waterfall page to attach to a ticket",
+            "  kvp diff good.kvp flaky.kvp       two boots side by side: what changed",
+            "  kvp doctor --root /mnt/rescued    a rescued disk's pools and archives checked");
+    kvp.spec.name("kvp").version("kvp 0.1.0");
+    CommandModels.withStandardHelp(kvp.spec);
+    return new CommandLine(kvp.spec);
   }
 
   /**
@@ -130,10 +156,10 @@ public final class KvpCommand implements Runnable {
    */
   public static CommandLine commandLine(String[] args) {
     if (args.length > 0) {
-      for (Class<?> command : SUBCOMMANDS) {
-        if (command.getAnnotation(Command.class).name().equals(args[0])) {
-          CommandLine cli = new CommandLine(new KvpCommand());
-          cli.addSubcommand(command);
+      for (Subcommand command : SUBCOMMANDS) {
+        if (command.name().equals(args[0])) {
+          CommandLine cli = root();
+          command.addTo().accept(cli);
           return handled(cli);
         }
       }

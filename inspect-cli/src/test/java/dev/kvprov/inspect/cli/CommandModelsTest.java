@@ -1,0 +1,133 @@
+package dev.kvprov.inspect.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The models built in code ({@link CommandModels}): a short {@code kvp set} or {@code kvp append}
+ * reads no annotations, and what is built in code says what the annotations say.
+ */
+class CommandModelsTest {
+  /** picocli's annotation types, and its reflection over annotated fields and methods. */
+  private static final List<String> ANNOTATION_MODEL =
+      List.of(
+          "picocli.CommandLine$Command",
+          "picocli.CommandLine$Option",
+          "picocli.CommandLine$Parameters",
+          "picocli.CommandLine$Mixin",
+          "picocli.CommandLine$Spec",
+          "picocli.CommandLine$Model$TypedMember");
+
+  @TempDir Path dir;
+
+  @Test
+  void set_onALivePool_readsNoAnnotations() throws Exception {
+    List<String> loaded =
+        classesLoaded("set", "--file", dir.resolve(".kvp_pool_1").toString(), "Ticket", "1");
+
+    assertThat(loaded).contains("dev.kvprov.inspect.cli.ItemCommands$Set");
+    assertThat(loaded).doesNotContainAnyElementsOf(ANNOTATION_MODEL);
+  }
+
+  @Test
+  void append_onALivePool_readsNoAnnotations() throws Exception {
+    Path lines = Files.writeString(dir.resolve("lines"), "a=1\nb=2\n");
+
+    List<String> loaded =
+        classesLoaded(
+            "append", "--file", dir.resolve(".kvp_pool_1").toString(), "--from", lines.toString());
+
+    assertThat(loaded).contains("dev.kvprov.inspect.cli.AppendCommand");
+    assertThat(loaded).doesNotContainAnyElementsOf(ANNOTATION_MODEL);
+  }
+
+  @Test
+  void theClassesLookedFor_arePicocliClasses() throws Exception {
+    // a name misspelt here, or renamed by picocli, would make the tests above pass for nothing
+    for (String name : ANNOTATION_MODEL) {
+      assertThat(Class.forName(name, false, CommandLine.class.getClassLoader())).isNotNull();
+    }
+  }
+
+  @Test
+  void poolOptions_builtInCode_sayWhatTheirAnnotationsSay() {
+    CommandSpec annotated = CommandSpec.forAnnotatedObject(new PoolOptions());
+    CommandSpec inCode = CommandModels.poolOptions(CommandSpec.create(), new PoolOptions());
+
+    assertThat(describe(inCode)).isEqualTo(describe(annotated));
+  }
+
+  @Test
+  void everySubcommand_isFoundByTheNameItHas() {
+    for (String name : KvpCommand.commandLine().getSubcommands().keySet()) {
+      assertThat(KvpCommand.commandLine(new String[] {name}).getSubcommands())
+          .as(name)
+          .containsOnlyKeys(name);
+    }
+  }
+
+  /** Every option, grouped or not, and every group: what help, man pages and completion show. */
+  private static List<String> describe(CommandSpec spec) {
+    List<String> lines = new ArrayList<>();
+    for (OptionSpec o : spec.options()) {
+      lines.add(
+          String.join(",", o.names())
+              + " label="
+              + o.paramLabel()
+              + " type="
+              + o.type().getName()
+              + " arity="
+              + o.arity()
+              + " default="
+              + o.defaultValue()
+              + " required="
+              + o.required()
+              + " group="
+              + (o.group() == null ? "-" : o.group().synopsis())
+              + " description="
+              + String.join("|", o.description()));
+    }
+    for (ArgGroupSpec g : spec.argGroups()) {
+      lines.add("group " + g.synopsis() + " exclusive=" + g.exclusive() + " " + g.multiplicity());
+    }
+    return lines;
+  }
+
+  /** Runs kvp in a JVM of its own; the classes it loaded, by name. */
+  private List<String> classesLoaded(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xshare:off");
+    command.add("-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("dev.kvprov.inspect.cli.KvpCommand");
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    List<String> classes = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("classes.log"), UTF_8)) {
+      // "[0.012s][info][class,load] java.lang.Object source: shared objects file"
+      int at = line.indexOf("] ", line.indexOf("class,load"));
+      if (at >= 0) {
+        classes.add(line.substring(at + 2).split(" ", 2)[0]);
+      }
+    }
+    return classes;
+  }
+}
