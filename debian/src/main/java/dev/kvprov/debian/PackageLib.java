@@ -115,11 +115,10 @@ final class PackageLib {
     byte[] manifest;
     try (JarFile own = new JarFile(tool.own().toFile());
         JarFile shaded = new JarFile(tool.shaded().toFile())) {
-      Attributes main = new Attributes(own.getManifest().getMainAttributes());
+      // the shaded jar's attributes (Main-Class, Enable-Native-Access, ...): the tool runs the
+      // same, only its libraries come from lib/
+      Attributes main = new Attributes(shaded.getManifest().getMainAttributes());
       main.remove(Attributes.Name.CLASS_PATH);
-      main.put(
-          Attributes.Name.MAIN_CLASS,
-          shaded.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
       manifest =
           thinManifest(main, tool.libraries().stream().map(p -> "lib/" + p.getFileName()).toList());
     }

@@ -52,12 +52,14 @@ class PackageLibTest {
     Path shaded =
         jar(
             name + "-shaded.jar",
-            "Manifest-Version: 1.0\r\nMain-Class: " + main + "\r\n\r\n",
+            "Manifest-Version: 1.0\r\nMain-Class: "
+                + main
+                + "\r\nBuild-Jdk-Spec: 17\r\nEnable-Native-Access: ALL-UNNAMED\r\n\r\n",
             Map.of());
     Path own =
         jar(
             name + "-own.jar",
-            "Manifest-Version: 1.0\r\nBuild-Jdk-Spec: 17\r\n\r\n",
+            "Manifest-Version: 1.0\r\n\r\n",
             Map.of("dev/" + name + "/Main.class", "own"));
     return new PackageLib.Tool(name, shaded, own, libraries);
   }
@@ -124,6 +126,8 @@ class PackageLibTest {
               "lib/jna-5.18.1.jar lib/opentelemetry-exporter-otlp-common-1.63.0.jar"
                   + " lib/bcprov-jdk18on-1.87.jar");
       assertThat(main.getValue("Build-Jdk-Spec")).isEqualTo("17");
+      // JDK 24+ lets JNA load its native part without a warning only when the manifest says so
+      assertThat(main.getValue("Enable-Native-Access")).isEqualTo("ALL-UNNAMED");
       assertThat(kvprov.getEntry("dev/kvprov/Main.class")).isNotNull();
       // what lintian reads: every line's jar whole (no name broken across lines)
       String text =
