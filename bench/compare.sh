@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kvp side by side with the floor and, when given, the Rust peer (azure-init's `libazureinit-kvp`
-# CLI): a JVM printing "hello", `cat`, kvp's commands (with the launcher's flags and start-up
-# archive) and the peer's, on the same 1,024- and 100,000-record pools (kvprov, cloud-init and
+# CLI): a JVM printing "hello", `cat`, kvp's commands (started as the Debian package's launcher
+# starts them: its JVM options, its start-up archive, JNA's native part) and the peer's, on the same 1,024- and 100,000-record pools (kvprov, cloud-init and
 # azure-init records, from bench's PoolGenerator).
 #
 # kvp reads a pool by two names: as a copy (`pool-N.kvp`: plain reads, no lock) and as a live pool
@@ -40,6 +40,7 @@ if [[ -n $peer && ! -x $peer ]]; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+invoked=$PWD
 cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
 javacmd=${JAVA:-java}
@@ -50,13 +51,21 @@ read -r -a checkouts <<< "${KVP_CHECKOUTS:-}"
 checkouts+=("$([[ -n ${KVP_CHECKOUTS:-} ]] && echo now || echo kvp)=$here")
 kvp_names=() kvp_runs=()
 for entry in "${checkouts[@]}"; do
-  name=${entry%%=*} dir=${entry#*=}
+  name=${entry%%=*} dir=$(cd "$invoked" && cd "${entry#*=}" && pwd)
   jar=$dir/inspect-cli/target/kvp.jar
   if [[ ! -f $jar ]]; then
     echo "compare.sh: no $jar; build that checkout first" >&2
     exit 2
   fi
   flags=("$javacmd" @"$dir/bin/lib/jvm/common.options" @"$dir/bin/lib/jvm/kvp.options")
+  # JNA's native part as the package gives it (its launcher's jna.* options): the jar's own,
+  # never unpacked at each run; a checkout from before the package had it starts as it did then
+  if grep -q jna_native "$dir/bin/lib/launch.sh"; then
+    native=com/sun/jna/linux-x86-64
+    mkdir -p "$work/$name-jna"
+    (cd "$work/$name-jna" && jar xf "$jar" "$native/libjnidispatch.so")
+    flags+=(-Djna.boot.library.path="$work/$name-jna/$native" -Djna.nounpack=true)
+  fi
   case $("$dir/bin/start-up-archive" "$jar" dev.kvprov.inspect.CdsTraining "$work/$name" \
     "$javacmd") in
     aot) flags+=(-XX:AOTCache="$work/$name.aot") ;;
