@@ -21,6 +21,8 @@
 #   usage: bench/breakdown.sh [RUNS [JAVA [JAR[@FLAG...]...]]]   (7 runs, java on the PATH, the
 #          agent's jar; a jar's @FLAGs are JVM flags for its column only, to compare flags)
 #   BREAKDOWN_FLAGS="-XX:CICompilerCount=1" bench/breakdown.sh ...   more JVM flags, for all
+#   BREAKDOWN_BUILD=no bench/breakdown.sh ...   the jars as they are (no package first: the
+#          worktree may be mid-edit while copies of its jars are compared)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-7}
@@ -28,7 +30,7 @@ javacmd=${2:-java}
 work=$(mktemp -d "${TMPDIR:-/tmp}/kvprov-breakdown.XXXXXX")
 trap 'kill "$sim" 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$here"
-./mvnw -q -B -ntp -pl agent,inspect-cli -am package -DskipTests
+[[ ${BREAKDOWN_BUILD:-yes} == no ]] || ./mvnw -q -B -ntp -pl agent,inspect-cli -am package -DskipTests
 columns=("${@:3}")
 ((${#columns[@]})) || columns=(agent/target/kvprov.jar)
 jars=() flags=()
@@ -109,7 +111,7 @@ def run(j, extra, phases):
             cpu[thread] = cpu.get(thread, 0) + int(value)
         else:
             marks.append((name, int(value), int(classes)))
-    return launched, ended, marks, cpu, (usage.ru_utime + usage.ru_stime) * 1000
+    return launched, ended, marks, cpu, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss
 
 def at(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1e9
@@ -122,7 +124,7 @@ def add(j, name, ms):
 
 for i in range(runs):
     for j in (range(count) if i % 2 == 0 else reversed(range(count))):
-        launched, ended, marks, cpu, cpu_all = run(j, [], f"{work}/phases")
+        launched, ended, marks, cpu, cpu_all, rss = run(j, [], f"{work}/phases")
         main = dict((m[0], m[1]) for m in marks if not m[0].startswith("warm-up "))
         rows = json.loads(subprocess.run(
             ["java", "-jar", kvp, "timeline", "--json", "--root", f"{work}/root"],
@@ -166,6 +168,7 @@ for i in range(runs):
         add(j, "JVM exit", ms(main["closed"], ended))
         add(j, "whole process (wall clock)", ms(launched, ended))
         add(j, "CPU: the process (user + sys; not its children)", cpu_all)
+        add(j, "peak RSS, MB", rss / 1024)
         for thread, label in (("java", "the main thread"), ("JIT", "the JIT compiler threads"),
                               ("kvprov-warm-up", "the warm-up thread")):
             add(j, f"CPU: {label}", cpu.get(thread, 0))
@@ -188,7 +191,7 @@ spans = {
 for j in range(count):
     for i in range(3):
         log = f"{work}/classes.txt"
-        _, _, marks, _, _ = run(j, ["-Dkvprov.phases.classes=true",
+        _, _, marks, _, _, _ = run(j, ["-Dkvprov.phases.classes=true",
                                     f"-Xlog:class+load:file={log}"], f"{work}/counted")
         loaded = [line.split()[1] for line in open(log)]
         before_main = loaded.index("dev.kvprov.agent.Main")

@@ -55,6 +55,11 @@ final class KvprovCommand implements Runnable {
     return commands;
   }
 
+  /** Runs {@code args} through picocli: its exit status. */
+  static int execute(String[] args) {
+    return commandLine(args).execute(args);
+  }
+
   /** The whole command tree: for the root's help, and anything not naming one subcommand. */
   static CommandLine commandLine() {
     return commandLine(new String[0]);

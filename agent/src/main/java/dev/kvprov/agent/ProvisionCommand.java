@@ -17,6 +17,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -117,6 +118,14 @@ final class ProvisionCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    return provision(steps, spec.commandLine().getErr());
+  }
+
+  /**
+   * After the command line (picocli's, or {@link ProvisionLine}'s): the checks of the running
+   * system, then the run; a refusal is said on {@code err}.
+   */
+  int provision(Set<Step> steps, PrintWriter err) throws InterruptedException {
     if (!force && new SystemRoot(options.root).isLive()) {
       // A chroot first: on Azure too, a build chroot is no VM to rename.
       Optional<String> refusal =
@@ -129,7 +138,7 @@ final class ProvisionCommand implements Callable<Integer> {
                           + " --force")
               .or(() -> AzureHost.refusal(Path.of("/sys"), proc));
       if (refusal.isPresent()) {
-        spec.commandLine().getErr().println("kvprov provision: " + refusal.get());
+        err.println("kvprov provision: " + refusal.get());
         return ExitCode.USAGE.code;
       }
     }

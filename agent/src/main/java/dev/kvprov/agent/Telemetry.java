@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** The agent's telemetry, set up from its configuration (sinks, budget, archive, mirror level). */
@@ -117,6 +118,19 @@ final class Telemetry {
     // The program's log events become records of this telemetry: KVP, OTLP and the mirror.
     Logging.sendTo(telemetry);
     return telemetry;
+  }
+
+  /**
+   * For {@link Warmup}: the SDK's tracer and logger providers built, a span and a log record sent
+   * through them, on a telemetry with no sink at all (no pool, no mirror, no OTLP whatever the
+   * environment says): the classes a first boot's telemetry needs, loaded and initialised.
+   */
+  static void warmUp() {
+    try (KvpTelemetry idle =
+        KvpTelemetry.builder().environment(Map.of()).noStderrMirror().build()) {
+      idle.tracer().spanBuilder("warm-up").startSpan().end();
+      idle.logger().logRecordBuilder().setBody("warm-up").emit();
+    }
   }
 
   private static KvprovRecord.Level max(KvprovRecord.Level a, KvprovRecord.Level b) {

@@ -13,13 +13,13 @@ import org.apache.commons.codec.digest.Sha2Crypt;
 
 /**
  * A first boot's head start. Much of {@code kvprov provision}'s own time before Ready is the JVM
- * loading and initialising libraries, one after the other on the main thread: picocli, the TOML
- * parser, logback, JNA (which runs {@code ldconfig -p}), Jackson's deserializers, the XML reader,
- * the password's hash. From the first line of {@code main}, a second thread does the same for all
- * but picocli, in the order the main thread needs them, while the main thread builds the command
- * line; the main thread then finds them ready, or waits on the class being initialised rather than
- * doing it again (docs/performance-log.md has what it saves on JDK 17; on JDK 25 the AOT cache has
- * done the loading).
+ * loading and initialising libraries, one after the other on the main thread: the TOML parser,
+ * logback, the OpenTelemetry SDK, JNA, Jackson's deserializers, the XML reader, the password's
+ * hash. From the first line of {@code main}, a second thread does the same for all but the
+ * configuration (the main thread's first work), in the order the main thread needs them; the main
+ * thread then finds them ready, or waits on the class being initialised rather than doing it again
+ * (docs/performance-log.md has what it saves on JDK 17; on JDK 25 the AOT cache has done the
+ * loading).
  *
  * <p>Each step works on built-in data of its own (no secret, nothing of the VM's), sends nothing,
  * prints nothing and writes no file but what JNA writes for itself anyway; the main thread does all
@@ -40,16 +40,21 @@ final class Warmup {
 
   private record Step(String name, Action action) {}
 
-  /** In the order {@code provision} needs them. */
+  /**
+   * In the order {@code provision} needs them after its configuration, which the main thread reads
+   * at once (its command line is read without picocli: {@link ProvisionLine}); the configuration's
+   * step comes last, for the lines picocli reads.
+   */
   private static final List<Step> STEPS =
       List.of(
-          new Step("configuration", ConfigLoader::warmUp),
           new Step("logging", Logging::warmUp),
+          new Step("telemetry", Telemetry::warmUp),
           new Step("pool locks", PoolFile::flockAvailable),
           new Step("IMDS", ImdsClient::warmUp),
           new Step("media", OvfParser::warmUp),
           // The password step's hash (5,000 rounds of SHA-512): compiled by then, not interpreted.
-          new Step("password hash", () -> Sha2Crypt.sha512Crypt("warm-up".getBytes(UTF_8))));
+          new Step("password hash", () -> Sha2Crypt.sha512Crypt("warm-up".getBytes(UTF_8))),
+          new Step("configuration", ConfigLoader::warmUp));
 
   private Warmup() {}
 

@@ -45,6 +45,19 @@ class WarmupTest {
   }
 
   @Test
+  void theTelemetryStep_printsNothing() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    System.setErr(new PrintStream(err, true, UTF_8));
+    try {
+      Telemetry.warmUp();
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(err.toString(UTF_8)).isEmpty();
+  }
+
+  @Test
   void loggingIsConfiguredAsUsualAfterTheWarmUp() throws Exception {
     Logging.warmUp();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -5,7 +5,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.kvprov.agent.config.ConfigFinding.Severity;
 import dev.kvprov.agent.config.TomlLines.Position;
 import dev.kvprov.kvp.IoErrors;
@@ -44,8 +43,6 @@ public final class ConfigLoader {
   private static final int MAX_SHOWN_VALUE = 40;
 
   /** Thread-safe once built, and shared: what it learns about reading trees is kept. */
-  private static final TomlMapper TOML = new TomlMapper();
-
   /** A configuration of the usual shape, for {@link #warmUp}. */
   private static final String SAMPLE =
       """
@@ -205,7 +202,7 @@ public final class ConfigLoader {
     TomlLines lines = new TomlLines(text.lines().toList());
     JsonNode tree;
     try {
-      tree = TOML.readTree(text);
+      tree = TomlTree.read(text);
     } catch (JacksonException e) {
       notToml(file, lines, e);
       return;
