@@ -84,12 +84,24 @@ final class BackgroundPoolWriter implements LateRecordWriter {
         + (journal ? "to the journal" : "to " + log);
   }
 
+  /** The launcher's JNA options (bin/lib/launch.sh), which the writer's JVM needs as well. */
+  private static final List<String> JNA_PROPERTIES =
+      List.of("jna.boot.library.path", "jna.nounpack", "jna.tmpdir");
+
   private List<String> command(Path pool, int upserts) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // A small, short-lived JVM, started as the launchers start theirs (bin/lib/jvm): it only waits
     // and appends, and its stdout is the hand-over channel, where no JVM warning may go.
     command.addAll(JvmOptions.of("common", "late-records"));
+    // JNA as the launcher set it up for this JVM: the package's native part, nothing unpacked
+    // (without them the writer would unpack a copy into root's ~/.cache at every late boot)
+    for (String property : JNA_PROPERTIES) {
+      String value = System.getProperty(property);
+      if (value != null) {
+        command.add("-D" + property + "=" + value);
+      }
+    }
     command.addAll(
         List.of(
             "-cp",

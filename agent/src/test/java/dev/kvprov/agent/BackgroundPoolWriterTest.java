@@ -262,6 +262,50 @@ class BackgroundPoolWriterTest {
     assertThat(pool.read().records()).extracting(KvpRecord::key).contains("late-1", "late-2");
   }
 
+  /**
+   * On a VM the launcher hands JNA the package's native part and tells it not to unpack: the
+   * writer's JVM gets the same, so a late boot leaves no copy in root's ~/.cache and still locks.
+   */
+  @Test
+  void theWritersJvm_takesThePackagesJnaOptions_andUnpacksNothing() throws Exception {
+    Path natives = Files.createDirectories(dir.resolve("native"));
+    try (var in =
+        BackgroundPoolWriterTest.class.getResourceAsStream(
+            "/com/sun/jna/linux-x86-64/libjnidispatch.so")) {
+      assertThat(in).as("JNA's native part for this machine, on the test class path").isNotNull();
+      Files.copy(in, natives.resolve("libjnidispatch.so"));
+    }
+    PoolFile pool = PoolFile.builder().directory(dir).build();
+    pool.append(new KvpRecord("someone-else", "x"));
+    List<String> command;
+    long pid;
+    System.setProperty("jna.boot.library.path", natives.toString());
+    System.setProperty("jna.nounpack", "true");
+    try (HeldPool held = HeldPool.hold(pool.path())) {
+      pid =
+          pid(
+              writer(Duration.ofSeconds(60), dir.resolve("late-records.log"))
+                  .takeOver(pool, APPENDS, REPORT));
+      command =
+          List.of(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"));
+    } finally {
+      System.clearProperty("jna.boot.library.path");
+      System.clearProperty("jna.nounpack");
+    }
+    awaitExit(pid);
+
+    assertThat(command)
+        .contains("-Djna.boot.library.path=" + natives, "-Djna.nounpack=true")
+        .doesNotContain("-Djna.tmpdir=");
+    assertThat(command.indexOf("-Djna.nounpack=true")).isLessThan(command.indexOf("-cp"));
+    assertThat(pool.read().records()).extracting(KvpRecord::key).contains("late-1", "late-2");
+    // JNA found its native part where it was told: the writer took flock, not fcntl alone
+    assertThat(dir.resolve("late-records.log"))
+        .satisfiesAnyOf(
+            log -> assertThat(log).doesNotExist(),
+            log -> assertThat(Files.readString(log)).doesNotContain("flock unavailable"));
+  }
+
   @Test
   void theWritersInput_isWholeUndamagedRecordsOnly() {
     byte[] one = RecordCodec.encode(new KvpRecord("k", "v"), KvpLimits.HOST_SAFE);
