@@ -33,6 +33,16 @@ case $(bin/start-up-archive "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp" "$
   aot) flags+=(-XX:AOTCache="$work/kvp.aot") ;;
   cds) flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;
 esac
+other_flags=(@bin/lib/jvm/common.options @bin/lib/jvm/kvp.options)
+if [[ -n $other ]]; then
+  # the other jar gets its own archive, so that neither side starts colder
+  cp "$other" "$work/other.jar"
+  other=$work/other.jar
+  case $(bin/start-up-archive "$other" dev.kvprov.inspect.CdsTraining "$work/other" "$java" 2> /dev/null) in
+    aot) other_flags+=(-XX:AOTCache="$work/other.aot") ;;
+    cds) other_flags+=(-XX:SharedArchiveFile="$work/other.jsa") ;;
+  esac
+fi
 mkdir "$work/pool"
 pool=$work/pool/.kvp_pool_1
 java -cp bench/target/benchmarks.jar dev.kvprov.bench.PoolGenerator "$pool" "$records" 2> /dev/null
@@ -47,7 +57,7 @@ for command in list dump tree timeline; do
   commands+=("$java ${flags[*]} -jar $jar $command --file $pool")
   if [[ -n $other ]]; then
     names+=("kvp $command (other jar)")
-    commands+=("$java @bin/lib/jvm/common.options @bin/lib/jvm/kvp.options -jar $other $command --file $pool")
+    commands+=("$java ${other_flags[*]} -jar $other $command --file $pool")
   fi
 done
 # one run of each, RUNS times; the exit status is not the measure (1: the pool has problems)
