@@ -149,7 +149,7 @@ public final class ItemLine {
     return "";
   }
 
-  private static String time(Instant at) {
+  static String time(Instant at) {
     if (at == null) {
       return "";
     }
