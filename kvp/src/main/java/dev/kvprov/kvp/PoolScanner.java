@@ -27,6 +27,9 @@ final class PoolScanner {
   /** The value bytes handed to the visitor, one view moved record to record (valid per call). */
   private final ByteBuffer valueView = ByteBuffer.wrap(buffer).asReadOnlyBuffer();
 
+  /** The key bytes handed to a {@link PoolBytesVisitor}, as {@link #valueView}. */
+  private final ByteBuffer keyView = ByteBuffer.wrap(buffer).asReadOnlyBuffer();
+
   private final CharsetDecoder strict =
       UTF_8
           .newDecoder()
@@ -35,9 +38,6 @@ final class PoolScanner {
 
   /** Problems reported so far, to mark the entry of a damaged record as not intact. */
   private int problems;
-
-  /** Where the last field read ends (its NUL, or the end of the slot). */
-  private int fieldEnd;
 
   /** Scans from the channel's position to its end. Returns the number of bytes read. */
   long scan(ReadableByteChannel channel, PoolVisitor visitor) throws IOException {
@@ -113,19 +113,40 @@ final class PoolScanner {
 
   private void decodeRecord(int at, int index, long fileOffset, PoolVisitor visitor) {
     int problemsBefore = problems;
-    String key = field(buffer, at, KEY_SIZE, index, fileOffset, true, visitor);
-    String value =
-        field(buffer, at + KEY_SIZE, VALUE_SIZE, index, fileOffset + KEY_SIZE, false, visitor);
-    if (key.isEmpty()) {
-      report(
-          visitor,
-          new KvpProblem(
-              fileOffset, index, KvpProblem.Kind.EMPTY_KEY, "the record's key is empty"));
-    }
     int valueStart = at + KEY_SIZE;
+    if (visitor instanceof PoolBytesVisitor bytes) {
+      // No strings made: the visitor copies out what it needs, the NUL padding never.
+      int keyEnd = field(buffer, at, KEY_SIZE, index, fileOffset, true, visitor);
+      int valueEnd =
+          field(buffer, valueStart, VALUE_SIZE, index, fileOffset + KEY_SIZE, false, visitor);
+      if (keyEnd == at) {
+        reportEmptyKey(visitor, index, fileOffset);
+      }
+      bytes.entry(
+          index,
+          fileOffset,
+          keyView.clear().position(at).limit(keyEnd),
+          valueView.clear().position(valueStart).limit(valueEnd),
+          problems == problemsBefore);
+      return;
+    }
+    int keyEnd = field(buffer, at, KEY_SIZE, index, fileOffset, true, visitor);
+    String key = new String(buffer, at, keyEnd - at, UTF_8);
+    int valueEnd =
+        field(buffer, valueStart, VALUE_SIZE, index, fileOffset + KEY_SIZE, false, visitor);
+    String value = new String(buffer, valueStart, valueEnd - valueStart, UTF_8);
+    if (key.isEmpty()) {
+      reportEmptyKey(visitor, index, fileOffset);
+    }
     visitor.entry(
         new PoolEntry(index, fileOffset, new KvpRecord(key, value), problems == problemsBefore),
-        valueView.clear().position(valueStart).limit(fieldEnd));
+        valueView.clear().position(valueStart).limit(valueEnd));
+  }
+
+  private void reportEmptyKey(PoolVisitor visitor, int index, long fileOffset) {
+    report(
+        visitor,
+        new KvpProblem(fileOffset, index, KvpProblem.Kind.EMPTY_KEY, "the record's key is empty"));
   }
 
   private void report(PoolVisitor visitor, KvpProblem problem) {
@@ -133,7 +154,8 @@ final class PoolScanner {
     visitor.problem(problem);
   }
 
-  private String field(
+  /** Checks one field, reporting its damage; returns where it ends (its NUL, or the slot's end). */
+  private int field(
       byte[] buf,
       int start,
       int size,
@@ -165,7 +187,6 @@ final class PoolScanner {
               "the " + name + " field has no NUL byte; all " + size + " bytes were taken"));
     }
     int length = end - start;
-    fieldEnd = end;
     if (!ascii) {
       int bad = firstInvalidUtf8(buf, start, length);
       if (bad >= 0) {
@@ -180,7 +201,7 @@ final class PoolScanner {
                     name, buf[bad] & 0xff, bad - start)));
       }
     }
-    return new String(buf, start, length, UTF_8);
+    return end;
   }
 
   /** The array index of the first byte that is not valid UTF-8, or -1. */

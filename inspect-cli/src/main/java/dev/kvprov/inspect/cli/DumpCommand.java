@@ -3,8 +3,10 @@ package dev.kvprov.inspect.cli;
 import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.text.Text;
 import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolBytesVisitor;
 import dev.kvprov.kvp.PoolEntry;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,13 +30,18 @@ import picocli.CommandLine.Command;
       "  kvp dump --root /mnt/rescued-disk | grep PROVISIONING_REPORT"
     })
 final class DumpCommand implements Callable<Integer> {
+  private static final byte[] EQUALS = {'='};
+
+  /** Records as bytes: a dump copies them out as stored, decoding only what is not ASCII. */
+  private interface DumpVisitor extends SourceVisitor, PoolBytesVisitor {}
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin PoolOptions input;
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
+    ByteOut out = ByteOut.to(spec.commandLine().getOut());
     PrintWriter err = spec.commandLine().getErr();
     int[] problems = new int[1];
     boolean ok =
@@ -42,10 +49,18 @@ final class DumpCommand implements Callable<Integer> {
             input,
             spec,
             source ->
-                new SourceVisitor() {
+                new DumpVisitor() {
+                  @Override
+                  public void entry(
+                      int index, long offset, ByteBuffer key, ByteBuffer value, boolean intact) {
+                    out.printable(key).bytes(EQUALS).printable(value).newline();
+                  }
+
+                  /** A record of a host-side export, which has only text. */
                   @Override
                   public void entry(PoolEntry entry) {
-                    out.println(Text.printable(entry.key()) + "=" + Text.printable(entry.value()));
+                    out.text(Text.printable(entry.key()) + "=" + Text.printable(entry.value()))
+                        .newline();
                   }
 
                   @Override
@@ -54,7 +69,7 @@ final class DumpCommand implements Callable<Integer> {
                     err.println("kvp dump: " + source.name() + ": " + problem);
                   }
                 },
-            source -> out.println("# " + Text.printable(source.name())));
+            source -> out.text("# " + Text.printable(source.name())).newline());
     out.flush();
     return (!ok ? ExitCode.IO : problems[0] == 0 ? ExitCode.OK : ExitCode.FOUND).code;
   }

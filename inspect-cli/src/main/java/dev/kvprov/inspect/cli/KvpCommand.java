@@ -3,9 +3,6 @@ package dev.kvprov.inspect.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.kvprov.inspect.pool.Phases;
-import java.io.BufferedWriter;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.util.List;
@@ -179,11 +176,7 @@ public final class KvpCommand implements Runnable {
     Phases.mark("command model (picocli)");
     // Items are UTF-8 text: print them as such whatever the locale, buffered (flushed at exit and
     // by commands that follow a pool), so large pools are not written a line per system call.
-    PrintWriter out =
-        new PrintWriter(
-            new BufferedWriter(
-                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), 1 << 16),
-            false);
+    PrintWriter out = StdoutWriter.open();
     cli.setOut(out);
     cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true));
     int status;

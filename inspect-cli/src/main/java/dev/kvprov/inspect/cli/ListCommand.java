@@ -1,5 +1,7 @@
 package dev.kvprov.inspect.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvprov.inspect.pool.PoolSource;
 import dev.kvprov.inspect.pool.SourceVisitor;
@@ -109,11 +111,14 @@ final class ListCommand implements Callable<Integer> {
     return raw ? listRaw() : listItems();
   }
 
-  /** An item as it is shown: its lines (or JSON line), the day they fall on, its problems. */
-  private record Shown(String text, String day, int problems) {}
+  /**
+   * An item as it is shown: its lines (or JSON line) as UTF-8, encoded where it was made (on any
+   * core), the day they fall on, its problems.
+   */
+  private record Shown(byte[] text, String day, int problems) {}
 
   private int listItems() {
-    PrintWriter out = spec.commandLine().getOut();
+    ByteOut out = ByteOut.to(spec.commandLine().getOut());
     Style style = Style.forStdout();
     int minLevel = level == null ? -1 : LEVELS.indexOf(level.toUpperCase(Locale.ROOT));
     // Set between sources, when no item is being made ready (InPoolOrder drains first).
@@ -141,18 +146,17 @@ final class ListCommand implements Callable<Integer> {
               return null;
             }
           }
-          if (since != null) {
-            Instant at = event.flatMap(e -> e.times().instant()).orElse(null);
-            if (at == null || at.isBefore(since)) {
-              return null;
-            }
+          Instant at = ItemLine.instant(event);
+          if (since != null && (at == null || at.isBefore(since))) {
+            return null;
           }
           int itemProblems = item.problems().size();
           return json
-              ? new Shown(ItemJson.line(item, event, part[0]), null, itemProblems)
+              ? new Shown(ItemJson.line(item, event, part[0]).getBytes(UTF_8), null, itemProblems)
               : new Shown(
-                  String.join(newline, ItemLine.lines(item, event, columns, style)),
-                  ItemLine.day(event),
+                  String.join(newline, ItemLine.lines(item, event, at, columns, style))
+                      .getBytes(UTF_8),
+                  ItemLine.day(at),
                   itemProblems);
         };
     Consumer<Shown> print =
@@ -160,23 +164,24 @@ final class ListCommand implements Callable<Integer> {
           problems[0] += shown.problems();
           items[0]++;
           if (shown.day() != null && !shown.day().equals(shownDay[0])) {
-            out.println(style.dim("-- " + shown.day() + " (times UTC)"));
+            out.text(style.dim("-- " + shown.day() + " (times UTC)")).newline();
             shownDay[0] = shown.day();
           }
-          out.println(shown.text());
+          out.bytes(shown.text()).newline();
         };
     Consumer<PoolSource> onPart =
         p -> {
           part[0] = p.name();
           shownDay[0] = null;
           if (!json) {
-            out.println(style.bold("== " + p.name()));
+            out.text(style.bold("== " + p.name())).newline();
           }
         };
-    if (!PoolReading.items(input, spec, show, source -> print, onPart)) {
+    boolean read = PoolReading.items(input, spec, show, source -> print, onPart);
+    out.flush();
+    if (!read) {
       return ExitCode.IO.code;
     }
-    out.flush();
     if (items[0] == 0) {
       // an empty answer says so, on stderr: stdout stays what a script parses
       spec.commandLine()

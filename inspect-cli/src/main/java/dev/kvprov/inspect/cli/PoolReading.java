@@ -9,6 +9,7 @@ import dev.kvprov.inspect.pool.SourceVisitor;
 import dev.kvprov.inspect.spans.BootSection;
 import dev.kvprov.inspect.writers.Item;
 import dev.kvprov.kvp.KvpProblem;
+import dev.kvprov.kvp.PoolBytesVisitor;
 import dev.kvprov.kvp.PoolEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,7 +47,9 @@ final class PoolReading {
         if (sources.size() > 1) {
           onSource.accept(source);
         }
-        Counting visitor = new Counting(visitorFor.apply(source));
+        SourceVisitor to = visitorFor.apply(source);
+        Counting visitor =
+            to instanceof PoolBytesVisitor bytes ? new CountingBytes(to, bytes) : new Counting(to);
         source.scan(new CappedInput(System.in, PoolSource.MAX_STDIN_BYTES), visitor);
         visitor.finish();
         if (visitor.seen == 0) {
@@ -124,7 +127,7 @@ final class PoolReading {
   }
 
   /** A visitor that counts what went by (records and problems) on its way to another. */
-  private static final class Counting implements SourceVisitor {
+  private static class Counting implements SourceVisitor {
     private final SourceVisitor to;
     int seen;
 
@@ -153,6 +156,22 @@ final class PoolReading {
     @Override
     public void finish() {
       to.finish();
+    }
+  }
+
+  /** A counting visitor for one that takes records as bytes, so the scanner decodes no text. */
+  private static final class CountingBytes extends Counting implements PoolBytesVisitor {
+    private final PoolBytesVisitor bytes;
+
+    CountingBytes(SourceVisitor to, PoolBytesVisitor bytes) {
+      super(to);
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void entry(int index, long offset, ByteBuffer key, ByteBuffer value, boolean intact) {
+      seen++;
+      bytes.entry(index, offset, key, value, intact);
     }
   }
 }

@@ -26,8 +26,6 @@ import java.util.Optional;
  * (not a terminal, {@code --wide}), an item is one line, never cut.
  */
 public final class ItemLine {
-  private static final DateTimeFormatter TIME_OF_DAY =
-      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter DAY =
       DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -49,7 +47,44 @@ public final class ItemLine {
    * item has no time.
    */
   public static String day(Optional<Event> event) {
-    return event.flatMap(e -> e.times().instant()).map(DAY::format).orElse(null);
+    return day(instant(event));
+  }
+
+  /** {@link #day(Optional)} of an item's time, already read ({@link #instant}); null for none. */
+  public static String day(Instant at) {
+    if (at == null) {
+      return null;
+    }
+    long days = Math.floorDiv(at.getEpochSecond(), 86_400);
+    if (days < FIRST_FAST_DAY || days > LAST_FAST_DAY) {
+      return DAY.format(at); // years before 1 or after 9999 as the pattern writes them
+    }
+    // a big pool has a line per item: by hand, not through the formatter
+    java.time.LocalDate date = java.time.LocalDate.ofEpochDay(days);
+    char[] c = new char[10];
+    digits(c, 0, date.getYear(), 4);
+    c[4] = '-';
+    digits(c, 5, date.getMonthValue(), 2);
+    c[7] = '-';
+    digits(c, 8, date.getDayOfMonth(), 2);
+    return new String(c);
+  }
+
+  /** The item's time, read once for all the columns that show it; null when it has none. */
+  public static Instant instant(Optional<Event> event) {
+    return event.flatMap(e -> e.times().instant()).orElse(null);
+  }
+
+  /** Days since 1970 of 0001-01-01 and 9999-12-31: the years written with four digits. */
+  private static final long FIRST_FAST_DAY = java.time.LocalDate.of(1, 1, 1).toEpochDay();
+
+  private static final long LAST_FAST_DAY = java.time.LocalDate.of(9999, 12, 31).toEpochDay();
+
+  private static void digits(char[] into, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      into[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
   }
 
   /**
@@ -58,12 +93,18 @@ public final class ItemLine {
    * @param width the columns to fit, or {@link Integer#MAX_VALUE} for one line whatever its length
    */
   public static List<String> lines(Item item, Optional<Event> event, int width, Style style) {
+    return lines(item, event, instant(event), width, style);
+  }
+
+  /** {@link #lines(Item, Optional, int, Style)} with the item's time already read. */
+  public static List<String> lines(
+      Item item, Optional<Event> event, Instant at, int width, Style style) {
     Writer writer = item.writer();
     String level = event.map(Event::severity).orElse("");
     String head =
-        Text.padLeft(sinceBoot(item, event, writer), SINCE_BOOT)
+        Text.padLeft(sinceBoot(item, event, at, writer), SINCE_BOOT)
             + "  "
-            + Text.padRight(time(event), TIME)
+            + Text.padRight(time(at), TIME)
             + "  "
             + Text.padRight(level, LEVEL)
             + "  "
@@ -96,12 +137,11 @@ public final class ItemLine {
   }
 
   /** Seconds since boot, when the item or its writer says when the boot was. */
-  private static String sinceBoot(Item item, Optional<Event> event, Writer writer) {
+  private static String sinceBoot(Item item, Optional<Event> event, Instant time, Writer writer) {
     Optional<Duration> sinceBoot = event.flatMap(e -> e.times().sinceBoot());
     if (sinceBoot.isPresent()) {
       return "+" + Text.secondsValue(sinceBoot.get()) + "s";
     }
-    Instant time = event.flatMap(e -> e.times().instant()).orElse(null);
     Long boot = writer.reader().origin(item).bootEpoch();
     if (time != null && boot != null) {
       return Text.signedSeconds(Duration.between(Instant.ofEpochSecond(boot), time), 0);
@@ -109,8 +149,21 @@ public final class ItemLine {
     return "";
   }
 
-  private static String time(Optional<Event> event) {
-    return event.flatMap(e -> e.times().instant()).map(TIME_OF_DAY::format).orElse("");
+  static String time(Instant at) {
+    if (at == null) {
+      return "";
+    }
+    // HH:mm:ss.SSS in UTC, by hand: the formatter was a tenth of a big list's decoding
+    int second = (int) Math.floorMod(at.getEpochSecond(), 86_400L);
+    char[] c = new char[12];
+    digits(c, 0, second / 3600, 2);
+    c[2] = ':';
+    digits(c, 3, second / 60 % 60, 2);
+    c[5] = ':';
+    digits(c, 6, second % 60, 2);
+    c[8] = '.';
+    digits(c, 9, at.getNano() / 1_000_000, 3);
+    return new String(c);
   }
 
   /**

@@ -88,7 +88,28 @@ public final class CloudInitWriter {
       ObjectNode event = (ObjectNode) Json.parse(withoutMessage(firstChunk));
       event.remove("msg_i");
       event.put("msg", message);
-      return Json.write(event);
+      String text = Json.write(event);
+      LAST.set(new Made(text, event));
+      return text;
+    }
+
+    /**
+     * The event the last join on this thread made, with its text: an item is read on the thread
+     * that joined it, right after (InPoolOrder), so its reading takes the event as made instead of
+     * parsing again the text just written.
+     */
+    private static final ThreadLocal<Made> LAST = new ThreadLocal<>();
+
+    private record Made(String text, ObjectNode event) {}
+
+    /** The event made for {@code text}, when the last join on this thread wrote it; else null. */
+    static ObjectNode madeFor(String text) {
+      Made made = LAST.get();
+      if (made == null || made.text() != text) {
+        return null;
+      }
+      LAST.remove(); // read once: a second reading parses, as before
+      return made.event();
     }
   }
 
@@ -234,6 +255,10 @@ public final class CloudInitWriter {
 
   /** The event JSON, parsed; null when it is not a JSON object. */
   private static ObjectNode parsed(Item item) {
+    ObjectNode made = Joined.madeFor(item.value());
+    if (made != null) {
+      return made;
+    }
     try {
       return Json.parse(item.value()) instanceof ObjectNode node ? node : null;
     } catch (Exception e) {

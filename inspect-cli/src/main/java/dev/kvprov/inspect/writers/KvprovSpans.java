@@ -19,10 +19,17 @@ final class KvprovSpans implements SpanReader<KvprovRecord> {
   private final java.util.Map<String, List<SpanNode.Milestone>> milestones =
       new java.util.HashMap<>();
 
+  /**
+   * One copy of each text that spans repeat (labels, the VM id, trace ids, a span's id in its
+   * start, its end and its children, names, times, statuses): the records are held until the last
+   * item is in, and a big pool's copies were most of a tree's memory.
+   */
+  private final java.util.Map<String, String> shared = new java.util.HashMap<>();
+
   @Override
   public void add(Item item, KvprovRecord r) {
     if (r.kind() == KvprovRecord.Kind.START || r.kind() == KvprovRecord.Kind.END) {
-      records.add(r);
+      records.add(compact(r));
     } else if (r.kind() == KvprovRecord.Kind.EVENT
         && r.spanId().isPresent()
         && r.time().isPresent()
@@ -36,6 +43,20 @@ final class KvprovSpans implements SpanReader<KvprovRecord> {
     }
   }
 
+  private KvprovRecord compact(KvprovRecord r) {
+    List<KvprovRecord.Field> fields = new ArrayList<>(r.fields().size());
+    for (KvprovRecord.Field f : r.fields()) {
+      fields.add(new KvprovRecord.Field(share(f.label()), share(f.text())));
+    }
+    return new KvprovRecord(
+        r.kind(), r.level(), share(r.vmId()), r.recordId(), fields, r.attributes());
+  }
+
+  private String share(String text) {
+    String first = shared.putIfAbsent(text, text);
+    return first == null ? text : first;
+  }
+
   @Override
   public List<SpanNode> roots(List<String> notes) {
     List<SpanNode> roots = new ArrayList<>();
@@ -43,6 +64,7 @@ final class KvprovSpans implements SpanReader<KvprovRecord> {
     record Pending(KvprovSpanTree.Span span, List<SpanNode> into) {}
     Deque<Pending> pending = new ArrayDeque<>();
     KvprovSpanTree.roots(records, notes).forEach(s -> pending.add(new Pending(s, roots)));
+    shared.clear();
     while (!pending.isEmpty()) {
       Pending next = pending.poll();
       SpanNode node = node(next.span());
