@@ -246,17 +246,7 @@ class BackgroundPoolWriterTest {
     assertThat(expected).contains("-XX:TieredStopAtLevel=1", "-Xlog:all=warning:stderr", "-Xmx64m");
     PoolFile pool = PoolFile.builder().directory(dir).build();
     pool.append(new KvpRecord("someone-else", "x"));
-    List<String> command;
-    long pid;
-    try (HeldPool held = HeldPool.hold(pool.path())) {
-      pid =
-          pid(
-              writer(Duration.ofSeconds(60), dir.resolve("late-records.log"))
-                  .takeOver(pool, APPENDS, REPORT));
-      command =
-          List.of(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"));
-    }
-    awaitExit(pid);
+    List<String> command = writerCommand(pool);
 
     assertThat(command.subList(1, command.indexOf("-cp"))).isEqualTo(expected);
     assertThat(pool.read().records()).extracting(KvpRecord::key).contains("late-1", "late-2");
@@ -278,21 +268,14 @@ class BackgroundPoolWriterTest {
     PoolFile pool = PoolFile.builder().directory(dir).build();
     pool.append(new KvpRecord("someone-else", "x"));
     List<String> command;
-    long pid;
     System.setProperty("jna.boot.library.path", natives.toString());
     System.setProperty("jna.nounpack", "true");
-    try (HeldPool held = HeldPool.hold(pool.path())) {
-      pid =
-          pid(
-              writer(Duration.ofSeconds(60), dir.resolve("late-records.log"))
-                  .takeOver(pool, APPENDS, REPORT));
-      command =
-          List.of(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"));
+    try {
+      command = writerCommand(pool);
     } finally {
       System.clearProperty("jna.boot.library.path");
       System.clearProperty("jna.nounpack");
     }
-    awaitExit(pid);
 
     assertThat(command)
         .contains("-Djna.boot.library.path=" + natives, "-Djna.nounpack=true")
@@ -304,6 +287,25 @@ class BackgroundPoolWriterTest {
         .satisfiesAnyOf(
             log -> assertThat(log).doesNotExist(),
             log -> assertThat(Files.readString(log)).doesNotContain("flock unavailable"));
+  }
+
+  /**
+   * A writer's command line, as its process was started: it takes over while another writer holds
+   * {@code pool}, and has appended once this returns.
+   */
+  private List<String> writerCommand(PoolFile pool) throws Exception {
+    List<String> command;
+    long pid;
+    try (HeldPool held = HeldPool.hold(pool.path())) {
+      pid =
+          pid(
+              writer(Duration.ofSeconds(60), dir.resolve("late-records.log"))
+                  .takeOver(pool, APPENDS, REPORT));
+      command =
+          List.of(Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0"));
+    }
+    awaitExit(pid);
+    return command;
   }
 
   @Test
