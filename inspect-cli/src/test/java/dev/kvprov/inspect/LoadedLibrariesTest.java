@@ -1,13 +1,10 @@
 package dev.kvprov.inspect;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,28 +42,8 @@ class LoadedLibrariesTest {
 
   /** Runs kvp in a JVM of its own; the classes it loaded, by name. */
   private List<String> classesLoaded(String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xshare:off");
-    command.add("-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add("dev.kvprov.inspect.cli.KvpCommand");
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    p.getOutputStream().close();
-    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("provision");
-    List<String> classes = new ArrayList<>();
-    for (String line : Files.readAllLines(dir.resolve("classes.log"), UTF_8)) {
-      // "[0.012s][info][class,load] java.lang.Object source: shared objects file"
-      int at = line.indexOf("] ", line.indexOf("class,load"));
-      if (at >= 0) {
-        classes.add(line.substring(at + 2).split(" ", 2)[0]);
-      }
-    }
-    return classes;
+    LoadedClasses run = LoadedClasses.ofKvp(dir, args);
+    assertThat(run.output()).contains("provision");
+    return run.classes();
   }
 }
