@@ -9,10 +9,10 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The parts of kvp's command models that are built in code rather than read from annotations: the
- * root and the write commands. Reading annotations makes the JDK generate a proxy class per
- * annotation type at every start, which no start-up archive keeps; a short {@code kvp set} spent
- * more time there than in its write (docs/performance.md). Each part says what its annotated twin
- * says, word for word, so that help, man pages and completion do not change.
+ * root, {@code list} and the write commands. Reading annotations makes the JDK generate a proxy
+ * class per annotation type at every start, which no start-up archive keeps; a short {@code kvp
+ * set} spent more time there than in its write (docs/performance.md). Each part says what its
+ * annotated twin says, word for word, so that help, man pages and completion do not change.
  */
 final class CommandModels {
   private CommandModels() {}
@@ -98,6 +98,29 @@ final class CommandModels {
             .defaultValue("1")
             .setter(setter((Integer n) -> input.pool(n)))
             .description("Which pool, 0 to 3 (default: ${DEFAULT-VALUE}).")
+            .build());
+    return options;
+  }
+
+  /** {@link ItemFilter}'s options, bound to {@code filter}: what {@code @Mixin ItemFilter} adds. */
+  static CommandSpec itemFilter(CommandSpec mixee, ItemFilter filter) {
+    filter.mixee = mixee;
+    CommandSpec options = CommandSpec.wrapWithoutInspection(filter);
+    options.addOption(
+        OptionSpec.builder("--grep")
+            .paramLabel("TEXT")
+            .type(String.class)
+            .setter(setter((String g) -> filter.grep = g))
+            .description("Only items whose key or value contains TEXT.")
+            .build());
+    options.addOption(
+        OptionSpec.builder("--writer")
+            .paramLabel("W")
+            .type(String.class)
+            .setter(setter(filter::writer))
+            .description(
+                "Only one writer's: kvprov, azure-init, azure-init-diag, cloud-init, report or"
+                    + " other.")
             .build());
     return options;
   }

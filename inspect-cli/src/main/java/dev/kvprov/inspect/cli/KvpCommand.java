@@ -37,7 +37,7 @@ public final class KvpCommand implements Runnable {
   /** Every subcommand, in the order {@code --help} lists them. */
   private static final List<Subcommand> SUBCOMMANDS =
       List.of(
-          Subcommand.annotated("list", ListCommand.class),
+          Subcommand.inCode("list", ListCommand::model),
           Subcommand.annotated("tree", TreeCommand.class),
           Subcommand.annotated("blame", BlameCommand.class),
           Subcommand.annotated("diff", DiffCommand.class),
