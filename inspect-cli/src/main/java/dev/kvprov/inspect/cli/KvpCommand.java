@@ -149,9 +149,11 @@ public final class KvpCommand implements Runnable {
   /**
    * {@code kvp} for one run: when the first argument names a subcommand, only that one is built.
    * Building a command's model is most of a short run's start-up, and a support engineer runs
-   * {@code kvp} many times in a row.
+   * {@code kvp} many times in a row. When the run will lock a live pool, the locks' native binding
+   * starts meanwhile on another core ({@link LockBinding}).
    */
   public static CommandLine commandLine(String[] args) {
+    LockBinding.startFor(args);
     if (args.length > 0) {
       for (Subcommand command : SUBCOMMANDS) {
         if (command.name().equals(args[0])) {
