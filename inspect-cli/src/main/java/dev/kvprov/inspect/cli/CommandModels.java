@@ -9,10 +9,11 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The parts of kvp's command models that are built in code rather than read from annotations: the
- * root, {@code list} and the write commands. Reading annotations makes the JDK generate a proxy
- * class per annotation type at every start, which no start-up archive keeps; a short {@code kvp
- * set} spent more time there than in its write (docs/performance.md). Each part says what its
- * annotated twin says, word for word, so that help, man pages and completion do not change.
+ * root, the read commands {@code list}, {@code tree}, {@code timeline}, {@code report} and {@code
+ * dump}, and the write commands. Reading annotations makes the JDK generate a proxy class per
+ * annotation type at every start, which no start-up archive keeps; a short {@code kvp set} spent
+ * more time there than in its write (docs/performance.md). Each part says what its annotated twin
+ * says, word for word, so that help, man pages and completion do not change.
  */
 final class CommandModels {
   private CommandModels() {}
@@ -123,6 +124,26 @@ final class CommandModels {
                     + " other.")
             .build());
     return options;
+  }
+
+  /** {@link BootChoice}'s option, bound to {@code boots}: what {@code @Mixin BootChoice} adds. */
+  static CommandSpec bootChoice(CommandSpec mixee, BootChoice boots) {
+    boots.mixee = mixee;
+    CommandSpec options = CommandSpec.wrapWithoutInspection(boots);
+    options.addOption(
+        OptionSpec.builder("--boot")
+            .paramLabel("N")
+            .type(String.class)
+            .setter(setter(boots::boot))
+            .description(
+                "Which boot, with --root: N (1 is the oldest archive), latest, or all (default).")
+            .build());
+    return options;
+  }
+
+  /** An option that is there or not, as a {@code boolean} field's {@code @Option} is. */
+  static OptionSpec.Builder flag(String name, Consumer<Boolean> to) {
+    return OptionSpec.builder(name).type(boolean.class).setter(setter(to));
   }
 
   /**

@@ -77,7 +77,7 @@ final class ListCommand implements Callable<Integer> {
             "  kvp list --raw --file pool1-1795322355.kvp");
     list.spec.addMixin("input", CommandModels.poolOptions(list.spec, list.input));
     list.spec.addOption(
-        flag("--json", (Boolean j) -> list.json = j)
+        CommandModels.flag("--json", (Boolean j) -> list.json = j)
             .description("One JSON object per item.")
             .build());
     list.spec.addMixin("filter", CommandModels.itemFilter(list.spec, list.filter));
@@ -101,20 +101,16 @@ final class ListCommand implements Callable<Integer> {
                     + " left out.")
             .build());
     list.spec.addOption(
-        flag("--wide", (Boolean w) -> list.wide = w)
+        CommandModels.flag("--wide", (Boolean w) -> list.wide = w)
             .description(
                 "Every item on one line, never wrapped (what a pipe or a file gets anyway);"
                     + " for grep on a terminal.")
             .build());
     list.spec.addOption(
-        flag("--raw", (Boolean r) -> list.raw = r)
+        CommandModels.flag("--raw", (Boolean r) -> list.raw = r)
             .description("The records as stored: one per slot, pieces not joined, nothing decoded.")
             .build());
     return CommandModels.withStandardHelp(list.spec);
-  }
-
-  private static OptionSpec.Builder flag(String name, Consumer<Boolean> to) {
-    return OptionSpec.builder(name).type(boolean.class).setter(CommandModels.setter(to));
   }
 
   @Override

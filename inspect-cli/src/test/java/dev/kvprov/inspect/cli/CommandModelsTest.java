@@ -98,6 +98,27 @@ class CommandModelsTest {
   }
 
   @Test
+  void bootChoice_builtInCode_saysWhatItsAnnotationsSay() {
+    CommandSpec annotated = CommandSpec.forAnnotatedObject(new BootChoice());
+    CommandSpec inCode = CommandModels.bootChoice(CommandSpec.create(), new BootChoice());
+
+    assertThat(describe(inCode)).isEqualTo(describe(annotated));
+  }
+
+  @Test
+  void theReadCommands_onALivePool_readNoAnnotations() throws Exception {
+    try (var demo = getClass().getResourceAsStream("/pools/demo-ok.kvp")) {
+      Files.copy(demo, dir.resolve(".kvp_pool_1"));
+    }
+
+    for (String command : List.of("tree", "timeline", "report", "dump")) {
+      LoadedClasses run = LoadedClasses.ofKvp(dir, command, "--dir", dir.toString());
+
+      assertThat(run.classes()).as(command).doesNotContainAnyElementsOf(ANNOTATION_MODEL);
+    }
+  }
+
+  @Test
   void everySubcommand_isFoundByTheNameItHas() {
     for (String name : KvpCommand.commandLine().getSubcommands().keySet()) {
       assertThat(KvpCommand.commandLine(new String[] {name}).getSubcommands())
