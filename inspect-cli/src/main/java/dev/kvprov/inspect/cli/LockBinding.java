@@ -51,7 +51,11 @@ final class LockBinding {
     if (wanted(args, Runtime.getRuntime().availableProcessors())) {
       Thread binding = new Thread(LockBinding::bind, "kvp-lock-binding");
       binding.setDaemon(true); // an exit never waits for it
-      binding.start();
+      try {
+        binding.start();
+      } catch (OutOfMemoryError e) {
+        // no thread to be had (ulimit -u): the first lock binds, as it does without this
+      }
     }
   }
 
