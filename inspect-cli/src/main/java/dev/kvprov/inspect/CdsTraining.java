@@ -27,7 +27,9 @@ import picocli.CommandLine;
  * The training run for {@code kvp}'s class-data-sharing archive: writes a small pool holding every
  * writer's kinds of records to a temporary directory and runs the read commands on it, so that the
  * classes a real run loads are the ones archived. {@code bin/kvp} and the Debian package run it
- * once, with {@code -XX:DumpLoadedClassList}, then dump the archive from that list.
+ * once, with {@code -XX:DumpLoadedClassList}, then dump the archive from that list. Its runs take
+ * the pool by its live name, as on a VM, so the locks' binding ahead ({@code LockBinding}) is in
+ * it.
  *
  * <p>Usage: {@code java -cp kvp.jar dev.kvprov.inspect.CdsTraining}. Prints nothing; exits 0.
  */
@@ -46,6 +48,8 @@ public final class CdsTraining {
         {"list"},
         {"list", "--json"},
         {"list", "--raw"},
+        // the options whose values picocli converts and checks as list's model says
+        {"list", "--level", "WARN", "--since", "2026-11-22T04:00:00Z", "--writer", "kvprov"},
         {"tree"},
         {"tree", "--json"},
         {"blame"},

@@ -1,5 +1,6 @@
 package dev.kvprov.inspect;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.kvp.PoolFile;
@@ -36,6 +37,35 @@ class CdsTrainingTest {
             "kvprov provision",
             "cloud-init init-local/azure-ds",
             "azure-init azure_init:provision");
+  }
+
+  @Test
+  void theTrainingRun_loadsListsModel_andTheLocksBindingAhead() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Runtime.getRuntime().availableProcessors() > 1, "a second core");
+    Path classList = dir.resolve("classes.lst");
+    Process training =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:off",
+                "-XX:DumpLoadedClassList=" + classList,
+                "-cp",
+                System.getProperty("java.class.path"),
+                CdsTraining.class.getName())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(training.getInputStream().readAllBytes(), UTF_8);
+    assertThat(training.waitFor()).as(out).isZero();
+
+    // what the archive is dumped from: the classes, then the lambdas' proxies by their owner
+    assertThat(java.nio.file.Files.readAllLines(classList))
+        .contains(
+            "dev/kvprov/inspect/cli/ListCommand",
+            "dev/kvprov/inspect/cli/CommandModels",
+            "dev/kvprov/inspect/cli/ItemFilter",
+            "dev/kvprov/inspect/cli/InstantConverter",
+            "dev/kvprov/inspect/cli/LockBinding")
+        .anyMatch(line -> line.startsWith("@lambda-proxy dev/kvprov/inspect/cli/LockBinding "));
   }
 
   @Test

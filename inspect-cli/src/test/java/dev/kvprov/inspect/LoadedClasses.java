@@ -19,9 +19,17 @@ import java.util.concurrent.TimeUnit;
 public record LoadedClasses(String output, List<String> classes) {
   /** Runs {@code kvp ARGS}, logging to a file in {@code dir}; the run must succeed. */
   public static LoadedClasses ofKvp(Path dir, String... args) throws Exception {
+    return ofKvp(dir, List.of(), args);
+  }
+
+  /** {@link #ofKvp(Path, String...)} in a JVM given {@code jvmOptions} too. */
+  public static LoadedClasses ofKvp(Path dir, List<String> jvmOptions, String... args)
+      throws Exception {
     Path log = dir.resolve("classes.log");
+    Files.deleteIfExists(log);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     command.add("-Xshare:off");
     command.add("-Xlog:class+load=info:file=" + log);
     command.add("-cp");

@@ -121,6 +121,16 @@ public final class PoolFile {
     return PoolLock.flockAvailable();
   }
 
+  /**
+   * Binds the native calls the locks make now rather than at the first lock: JNA's set-up takes
+   * tens of milliseconds, which a program that knows early that it will lock a pool can spend on
+   * another thread meanwhile. Safe on any thread, any number of times. A native library that cannot
+   * load is not reported here: the first lock says so as it is taken, as without this call.
+   */
+  public static void bindLocks() {
+    PoolLock.flockAvailable();
+  }
+
   public Path path() {
     return path;
   }

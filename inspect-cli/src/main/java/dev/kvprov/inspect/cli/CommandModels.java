@@ -9,7 +9,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The parts of kvp's command models that are built in code rather than read from annotations: the
- * root and the write commands. Reading annotations makes the JDK generate a proxy class per
+ * root, the read commands {@code list}, {@code tree}, {@code timeline}, {@code report} and {@code
+ * dump}, and the write commands. Reading annotations makes the JDK generate a proxy class per
  * annotation type at every start, which no start-up archive keeps; a short {@code kvp set} spent
  * more time there than in its write (docs/performance.md). Each part says what its annotated twin
  * says, word for word, so that help, man pages and completion do not change.
@@ -100,6 +101,49 @@ final class CommandModels {
             .description("Which pool, 0 to 3 (default: ${DEFAULT-VALUE}).")
             .build());
     return options;
+  }
+
+  /** {@link ItemFilter}'s options, bound to {@code filter}: what {@code @Mixin ItemFilter} adds. */
+  static CommandSpec itemFilter(CommandSpec mixee, ItemFilter filter) {
+    filter.mixee = mixee;
+    CommandSpec options = CommandSpec.wrapWithoutInspection(filter);
+    options.addOption(
+        OptionSpec.builder("--grep")
+            .paramLabel("TEXT")
+            .type(String.class)
+            .setter(setter((String g) -> filter.grep = g))
+            .description("Only items whose key or value contains TEXT.")
+            .build());
+    options.addOption(
+        OptionSpec.builder("--writer")
+            .paramLabel("W")
+            .type(String.class)
+            .setter(setter(filter::writer))
+            .description(
+                "Only one writer's: kvprov, azure-init, azure-init-diag, cloud-init, report or"
+                    + " other.")
+            .build());
+    return options;
+  }
+
+  /** {@link BootChoice}'s option, bound to {@code boots}: what {@code @Mixin BootChoice} adds. */
+  static CommandSpec bootChoice(CommandSpec mixee, BootChoice boots) {
+    boots.mixee = mixee;
+    CommandSpec options = CommandSpec.wrapWithoutInspection(boots);
+    options.addOption(
+        OptionSpec.builder("--boot")
+            .paramLabel("N")
+            .type(String.class)
+            .setter(setter(boots::boot))
+            .description(
+                "Which boot, with --root: N (1 is the oldest archive), latest, or all (default).")
+            .build());
+    return options;
+  }
+
+  /** An option that is there or not, as a {@code boolean} field's {@code @Option} is. */
+  static OptionSpec.Builder flag(String name, Consumer<Boolean> to) {
+    return OptionSpec.builder(name).type(boolean.class).setter(setter(to));
   }
 
   /**

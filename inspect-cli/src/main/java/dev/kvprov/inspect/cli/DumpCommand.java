@@ -8,36 +8,43 @@ import dev.kvprov.kvp.PoolEntry;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code kvp dump}: every record as stored, {@code KEY=VALUE}, never cut. */
-@Command(
-    name = "dump",
-    mixinStandardHelpOptions = true,
-    description = {
-      "Every record as stored, one KEY=VALUE line each, never cut.",
-      "",
-      "Nothing is joined or decoded (that is kvp list); control characters are shown",
-      "as \\n, \\t, \\xHH so that each record stays on its line. Damaged records are",
-      "dumped as read, and what is wrong with them said on stderr."
-    },
-    footer = {
-      "",
-      "",
-      "Examples:",
-      "  kvp dump",
-      "  kvp dump --root /mnt/rescued-disk | grep PROVISIONING_REPORT"
-    })
+/**
+ * {@code kvp dump}: every record as stored, {@code KEY=VALUE}, never cut. Its model is built in
+ * code ({@link CommandModels}).
+ */
 final class DumpCommand implements Callable<Integer> {
   private static final byte[] EQUALS = {'='};
 
   /** Records as bytes: a dump copies them out as stored, decoding only what is not ASCII. */
   private interface DumpVisitor extends SourceVisitor, PoolBytesVisitor {}
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
 
-  @CommandLine.Mixin PoolOptions input;
+  private DumpCommand() {}
+
+  static CommandSpec model() {
+    DumpCommand dump = new DumpCommand();
+    dump.spec =
+        CommandModels.command(
+            dump,
+            new String[] {
+              "Every record as stored, one KEY=VALUE line each, never cut.",
+              "",
+              "Nothing is joined or decoded (that is kvp list); control characters are shown",
+              "as \\n, \\t, \\xHH so that each record stays on its line. Damaged records are",
+              "dumped as read, and what is wrong with them said on stderr."
+            },
+            "",
+            "",
+            "Examples:",
+            "  kvp dump",
+            "  kvp dump --root /mnt/rescued-disk | grep PROVISIONING_REPORT");
+    dump.spec.addMixin("input", CommandModels.poolOptions(dump.spec, dump.input));
+    return CommandModels.withStandardHelp(dump.spec);
+  }
 
   @Override
   public Integer call() {

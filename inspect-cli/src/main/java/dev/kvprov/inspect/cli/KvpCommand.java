@@ -29,6 +29,11 @@ public final class KvpCommand implements Runnable {
       return new Subcommand(name, cli -> cli.addSubcommand(command));
     }
 
+    /**
+     * {@code model} a lambda, not a method reference: a reference is resolved when the table is
+     * made, which loads and verifies every command's class, and verifying {@code tree}'s loads
+     * Jackson for a plain {@code kvp list}.
+     */
     static Subcommand inCode(String name, Supplier<CommandSpec> model) {
       return new Subcommand(name, cli -> cli.addSubcommand(name, new CommandLine(model.get())));
     }
@@ -37,24 +42,24 @@ public final class KvpCommand implements Runnable {
   /** Every subcommand, in the order {@code --help} lists them. */
   private static final List<Subcommand> SUBCOMMANDS =
       List.of(
-          Subcommand.annotated("list", ListCommand.class),
-          Subcommand.annotated("tree", TreeCommand.class),
+          Subcommand.inCode("list", () -> ListCommand.model()),
+          Subcommand.inCode("tree", () -> TreeCommand.model()),
           Subcommand.annotated("blame", BlameCommand.class),
           Subcommand.annotated("diff", DiffCommand.class),
-          Subcommand.annotated("timeline", TimelineCommand.class),
+          Subcommand.inCode("timeline", () -> TimelineCommand.model()),
           Subcommand.annotated("export", ExportCommand.class),
           Subcommand.annotated("watch", WatchCommand.class),
-          Subcommand.annotated("report", ReportCommand.class),
+          Subcommand.inCode("report", () -> ReportCommand.model()),
           Subcommand.annotated("status", StatusCommand.class),
           Subcommand.annotated("fleet", FleetCommand.class),
           Subcommand.annotated("bundle", BundleCommand.class),
           Subcommand.annotated("doctor", DoctorCommand.class),
           Subcommand.annotated("decode", DecodeCommand.class),
-          Subcommand.annotated("dump", DumpCommand.class),
-          Subcommand.inCode("get", ItemCommands.Get::model),
-          Subcommand.inCode("set", ItemCommands.Set::model),
-          Subcommand.inCode("delete", ItemCommands.Delete::model),
-          Subcommand.inCode("append", AppendCommand::model),
+          Subcommand.inCode("dump", () -> DumpCommand.model()),
+          Subcommand.inCode("get", () -> ItemCommands.Get.model()),
+          Subcommand.inCode("set", () -> ItemCommands.Set.model()),
+          Subcommand.inCode("delete", () -> ItemCommands.Delete.model()),
+          Subcommand.inCode("append", () -> AppendCommand.model()),
           Subcommand.annotated("clear", ClearCommand.class));
 
   /** {@code kvp} with every subcommand. */
@@ -149,9 +154,11 @@ public final class KvpCommand implements Runnable {
   /**
    * {@code kvp} for one run: when the first argument names a subcommand, only that one is built.
    * Building a command's model is most of a short run's start-up, and a support engineer runs
-   * {@code kvp} many times in a row.
+   * {@code kvp} many times in a row. When the run will lock a live pool, the locks' native binding
+   * starts meanwhile on another core ({@link LockBinding}).
    */
   public static CommandLine commandLine(String[] args) {
+    LockBinding.startFor(args);
     if (args.length > 0) {
       for (Subcommand command : SUBCOMMANDS) {
         if (command.name().equals(args[0])) {

@@ -26,32 +26,14 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
-/** {@code kvp list}: every logical item in pool order, decoded per writer. */
-@Command(
-    name = "list",
-    mixinStandardHelpOptions = true,
-    description = {
-      "Every item of a pool in order, pieces joined, decoded per writer.",
-      "",
-      "One line an item: seconds since boot (when the writer tells), time of day (UTC),",
-      "level, writer, name and what happened, a failure's error text included. On a",
-      "terminal long lines wrap at words under the name; --wide, a pipe or a file get",
-      "each item on one line. Pieces are joined first (kvprov's |i/n, cloud-init's",
-      "msg_i, azure-init's); --raw shows the records as stored, key and value. --json",
-      "prints one JSON object per item (JSON Lines)."
-    },
-    footer = {
-      "",
-      "",
-      "Examples:",
-      "  kvp list --level WARN",
-      "  kvp list --wide | grep 'HTTP 503'",
-      "  kvp list --since 2026-11-22T05:16:00Z --writer cloud-init --json",
-      "  kvp list --raw --file pool1-1795322355.kvp"
-    })
+/**
+ * {@code kvp list}: every logical item in pool order, decoded per writer. Its model is built in
+ * code ({@link CommandModels}): a short {@code kvp list} is the run a support engineer repeats
+ * most.
+ */
 final class ListCommand implements Callable<Integer> {
   /** Widths of the key and value columns in an 80-column terminal. */
   private static final int VALUE_WIDTH = 72;
@@ -60,43 +42,76 @@ final class ListCommand implements Callable<Integer> {
 
   static final List<String> LEVELS = List.of("DEBUG", "INFO", "WARN", "ERROR");
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
+  private boolean json;
+  private final ItemFilter filter = new ItemFilter();
+  private String level;
+  private Instant since;
+  private boolean wide;
+  private boolean raw;
 
-  @CommandLine.Mixin PoolOptions input;
+  private ListCommand() {}
 
-  @Option(names = "--json", description = "One JSON object per item.")
-  boolean json;
-
-  @CommandLine.Mixin ItemFilter filter;
-
-  @Option(
-      names = "--level",
-      paramLabel = "L",
-      description =
-          "Only items at level L or above: DEBUG, INFO, WARN, ERROR (cloud-init: from the"
-              + " result; items without a level are left out).")
-  String level;
-
-  @Option(
-      names = "--since",
-      paramLabel = "TIME",
-      converter = InstantConverter.class,
-      description =
-          "Only items at or after TIME (RFC 3339 or epoch seconds); items without a time are"
-              + " left out.")
-  Instant since;
-
-  @Option(
-      names = "--wide",
-      description =
-          "Every item on one line, never wrapped (what a pipe or a file gets anyway);"
-              + " for grep on a terminal.")
-  boolean wide;
-
-  @Option(
-      names = "--raw",
-      description = "The records as stored: one per slot, pieces not joined, nothing decoded.")
-  boolean raw;
+  static CommandSpec model() {
+    ListCommand list = new ListCommand();
+    list.spec =
+        CommandModels.command(
+            list,
+            new String[] {
+              "Every item of a pool in order, pieces joined, decoded per writer.",
+              "",
+              "One line an item: seconds since boot (when the writer tells), time of day (UTC),",
+              "level, writer, name and what happened, a failure's error text included. On a",
+              "terminal long lines wrap at words under the name; --wide, a pipe or a file get",
+              "each item on one line. Pieces are joined first (kvprov's |i/n, cloud-init's",
+              "msg_i, azure-init's); --raw shows the records as stored, key and value. --json",
+              "prints one JSON object per item (JSON Lines)."
+            },
+            "",
+            "",
+            "Examples:",
+            "  kvp list --level WARN",
+            "  kvp list --wide | grep 'HTTP 503'",
+            "  kvp list --since 2026-11-22T05:16:00Z --writer cloud-init --json",
+            "  kvp list --raw --file pool1-1795322355.kvp");
+    list.spec.addMixin("input", CommandModels.poolOptions(list.spec, list.input));
+    list.spec.addOption(
+        CommandModels.flag("--json", (Boolean j) -> list.json = j)
+            .description("One JSON object per item.")
+            .build());
+    list.spec.addMixin("filter", CommandModels.itemFilter(list.spec, list.filter));
+    list.spec.addOption(
+        OptionSpec.builder("--level")
+            .paramLabel("L")
+            .type(String.class)
+            .setter(CommandModels.setter((String l) -> list.level = l))
+            .description(
+                "Only items at level L or above: DEBUG, INFO, WARN, ERROR (cloud-init: from the"
+                    + " result; items without a level are left out).")
+            .build());
+    list.spec.addOption(
+        OptionSpec.builder("--since")
+            .paramLabel("TIME")
+            .type(Instant.class)
+            .converters(new InstantConverter())
+            .setter(CommandModels.setter((Instant t) -> list.since = t))
+            .description(
+                "Only items at or after TIME (RFC 3339 or epoch seconds); items without a time are"
+                    + " left out.")
+            .build());
+    list.spec.addOption(
+        CommandModels.flag("--wide", (Boolean w) -> list.wide = w)
+            .description(
+                "Every item on one line, never wrapped (what a pipe or a file gets anyway);"
+                    + " for grep on a terminal.")
+            .build());
+    list.spec.addOption(
+        CommandModels.flag("--raw", (Boolean r) -> list.raw = r)
+            .description("The records as stored: one per slot, pieces not joined, nothing decoded.")
+            .build());
+    return CommandModels.withStandardHelp(list.spec);
+  }
 
   @Override
   public Integer call() {

@@ -12,28 +12,42 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code kvp report}: the platform's PROVISIONING_REPORT, whoever wrote it. */
-@Command(
-    name = "report",
-    mixinStandardHelpOptions = true,
-    description = {
-      "The PROVISIONING_REPORT: result, reason, agent and every field.",
-      "",
-      "With no report, a run that never finished says so: when it started, the step",
-      "still open, and for how long until the pool's last record."
-    },
-    footer = {"", "", "Examples:", "  kvp report", "  kvp report --root /mnt/rescued-disk --json"})
+/**
+ * {@code kvp report}: the platform's PROVISIONING_REPORT, whoever wrote it. Its model is built in
+ * code ({@link CommandModels}).
+ */
 final class ReportCommand implements Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
+  private boolean json;
 
-  @CommandLine.Mixin PoolOptions input;
+  private ReportCommand() {}
 
-  @Option(names = "--json", description = "{\"fields\": {...}, \"raw\": \"...\"}")
-  boolean json;
+  static CommandSpec model() {
+    ReportCommand report = new ReportCommand();
+    report.spec =
+        CommandModels.command(
+            report,
+            new String[] {
+              "The PROVISIONING_REPORT: result, reason, agent and every field.",
+              "",
+              "With no report, a run that never finished says so: when it started, the step",
+              "still open, and for how long until the pool's last record."
+            },
+            "",
+            "",
+            "Examples:",
+            "  kvp report",
+            "  kvp report --root /mnt/rescued-disk --json");
+    report.spec.addMixin("input", CommandModels.poolOptions(report.spec, report.input));
+    report.spec.addOption(
+        CommandModels.flag("--json", (Boolean j) -> report.json = j)
+            .description("{\"fields\": {...}, \"raw\": \"...\"}")
+            .build());
+    return CommandModels.withStandardHelp(report.spec);
+  }
 
   @Override
   public Integer call() {

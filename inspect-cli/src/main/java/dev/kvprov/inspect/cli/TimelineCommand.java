@@ -21,67 +21,83 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
-/** {@code kvp timeline}: every writer's spans and events on one clock, seconds since boot. */
-@Command(
-    name = "timeline",
-    mixinStandardHelpOptions = true,
-    description = {
-      "Every writer's events on one clock since boot; --html draws it.",
-      "",
-      "Every span's start and end and every point event (kvprov's events and logs,",
-      "cloud-init's and azure-init's events, the PROVISIONING_REPORT), merged by",
-      "time. The boot time comes from --boot-time, else kvprov's records, else",
-      "cloud-init's keys; the first line says which, or that it is unknown and",
-      "times count from the first event. --html FILE writes one self-contained",
-      "waterfall page (inline SVG, nothing fetched) to attach to a ticket. On a",
-      "terminal long rows wrap at words under the name; a pipe or a file gets each",
-      "row on one line."
-    },
-    footer = {
-      "",
-      "",
-      "Examples:",
-      "  kvp timeline",
-      "  kvp timeline --root /mnt/rescued-disk --html boot.html",
-      "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json"
-    })
+/**
+ * {@code kvp timeline}: every writer's spans and events on one clock, seconds since boot. Its model
+ * is built in code ({@link CommandModels}).
+ */
 final class TimelineCommand implements Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
+  private boolean json;
+  private Path html;
+  private Path traceEvent;
+  private final BootChoice boots = new BootChoice();
+  private Instant bootTime;
 
-  @CommandLine.Mixin PoolOptions input;
+  private TimelineCommand() {}
 
-  @Option(
-      names = "--json",
-      description =
-          "{boot: {time, source, origin}, rows: [{t_s, time, writer, kind, name, status,"
-              + " message, duration_s}], undated}")
-  boolean json;
-
-  @Option(
-      names = "--html",
-      paramLabel = "FILE",
-      description = "Write a self-contained waterfall page to FILE instead of the text timeline.")
-  Path html;
-
-  @Option(
-      names = "--trace-event",
-      paramLabel = "FILE",
-      description =
-          "Write Chrome/Perfetto trace events (JSON) to FILE, open it in ui.perfetto.dev;"
-              + " says where, instead of the text timeline.")
-  Path traceEvent;
-
-  @CommandLine.Mixin BootChoice boots;
-
-  @Option(
-      names = "--boot-time",
-      paramLabel = "T",
-      converter = InstantConverter.class,
-      description = "When the boot began, RFC 3339 or epoch seconds: overrides the pool's clues.")
-  Instant bootTime;
+  static CommandSpec model() {
+    TimelineCommand timeline = new TimelineCommand();
+    timeline.spec =
+        CommandModels.command(
+            timeline,
+            new String[] {
+              "Every writer's events on one clock since boot; --html draws it.",
+              "",
+              "Every span's start and end and every point event (kvprov's events and logs,",
+              "cloud-init's and azure-init's events, the PROVISIONING_REPORT), merged by",
+              "time. The boot time comes from --boot-time, else kvprov's records, else",
+              "cloud-init's keys; the first line says which, or that it is unknown and",
+              "times count from the first event. --html FILE writes one self-contained",
+              "waterfall page (inline SVG, nothing fetched) to attach to a ticket. On a",
+              "terminal long rows wrap at words under the name; a pipe or a file gets each",
+              "row on one line."
+            },
+            "",
+            "",
+            "Examples:",
+            "  kvp timeline",
+            "  kvp timeline --root /mnt/rescued-disk --html boot.html",
+            "  kvp timeline --file pool1.kvp --boot-time 2026-11-22T04:39:15Z --json");
+    timeline.spec.addMixin("input", CommandModels.poolOptions(timeline.spec, timeline.input));
+    timeline.spec.addOption(
+        CommandModels.flag("--json", (Boolean j) -> timeline.json = j)
+            .description(
+                "{boot: {time, source, origin}, rows: [{t_s, time, writer, kind, name, status,"
+                    + " message, duration_s}], undated}")
+            .build());
+    timeline.spec.addOption(
+        OptionSpec.builder("--html")
+            .paramLabel("FILE")
+            .type(Path.class)
+            .setter(CommandModels.setter((Path f) -> timeline.html = f))
+            .description(
+                "Write a self-contained waterfall page to FILE instead of the text timeline.")
+            .build());
+    timeline.spec.addOption(
+        OptionSpec.builder("--trace-event")
+            .paramLabel("FILE")
+            .type(Path.class)
+            .setter(CommandModels.setter((Path f) -> timeline.traceEvent = f))
+            .description(
+                "Write Chrome/Perfetto trace events (JSON) to FILE, open it in ui.perfetto.dev;"
+                    + " says where, instead of the text timeline.")
+            .build());
+    timeline.spec.addMixin("boots", CommandModels.bootChoice(timeline.spec, timeline.boots));
+    timeline.spec.addOption(
+        OptionSpec.builder("--boot-time")
+            .paramLabel("T")
+            .type(Instant.class)
+            .converters(new InstantConverter())
+            .setter(CommandModels.setter((Instant t) -> timeline.bootTime = t))
+            .description(
+                "When the boot began, RFC 3339 or epoch seconds: overrides the pool's clues.")
+            .build());
+    return CommandModels.withStandardHelp(timeline.spec);
+  }
 
   @Override
   public Integer call() {

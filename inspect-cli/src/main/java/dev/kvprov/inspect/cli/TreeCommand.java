@@ -12,38 +12,50 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code kvp tree}: the span tree, every writer's. */
-@Command(
-    name = "tree",
-    mixinStandardHelpOptions = true,
-    description = {
-      "The span tree, every writer's: offset, duration, status per span.",
-      "",
-      "One line per span; failed spans show FAILED and their message, spans that",
-      "started and never finished (a hang, a crash, a reboot) are marked. kvprov",
-      "spans nest by parent id, cloud-init's by their /-joined names, azure-init's",
-      "(which record no parent) by time: a span's parent is the innermost span",
-      "that contains it. Offsets count from the first span. On a terminal, long lines",
-      "wrap at words under the name; a pipe or a file gets each span on one line."
-    },
-    footer = {"", "", "Examples:", "  kvp tree", "  kvp tree --root /mnt/rescued-disk --json"})
+/**
+ * {@code kvp tree}: the span tree, every writer's. Its model is built in code ({@link
+ * CommandModels}).
+ */
 final class TreeCommand implements Callable<Integer> {
   private static final int NAME_WIDTH = 48;
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+  private final PoolOptions input = new PoolOptions();
+  private boolean json;
+  private final BootChoice boots = new BootChoice();
 
-  @CommandLine.Mixin PoolOptions input;
+  private TreeCommand() {}
 
-  @Option(
-      names = "--json",
-      description = "Nested spans: name, writer, start, end, duration_ms, status, children.")
-  boolean json;
-
-  @CommandLine.Mixin BootChoice boots;
+  static CommandSpec model() {
+    TreeCommand tree = new TreeCommand();
+    tree.spec =
+        CommandModels.command(
+            tree,
+            new String[] {
+              "The span tree, every writer's: offset, duration, status per span.",
+              "",
+              "One line per span; failed spans show FAILED and their message, spans that",
+              "started and never finished (a hang, a crash, a reboot) are marked. kvprov",
+              "spans nest by parent id, cloud-init's by their /-joined names, azure-init's",
+              "(which record no parent) by time: a span's parent is the innermost span",
+              "that contains it. Offsets count from the first span. On a terminal, long lines",
+              "wrap at words under the name; a pipe or a file gets each span on one line."
+            },
+            "",
+            "",
+            "Examples:",
+            "  kvp tree",
+            "  kvp tree --root /mnt/rescued-disk --json");
+    tree.spec.addMixin("input", CommandModels.poolOptions(tree.spec, tree.input));
+    tree.spec.addOption(
+        CommandModels.flag("--json", (Boolean j) -> tree.json = j)
+            .description("Nested spans: name, writer, start, end, duration_ms, status, children.")
+            .build());
+    tree.spec.addMixin("boots", CommandModels.bootChoice(tree.spec, tree.boots));
+    return CommandModels.withStandardHelp(tree.spec);
+  }
 
   @Override
   public Integer call() {

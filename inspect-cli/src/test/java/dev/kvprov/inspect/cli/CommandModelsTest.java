@@ -29,6 +29,9 @@ class CommandModelsTest {
           "picocli.CommandLine$Spec",
           "picocli.CommandLine$Model$TypedMember");
 
+  /** Dynamic proxies JNA makes for itself while binding the lock calls (seen: 2). */
+  private static final int PROXIES_OF_JNA = 2;
+
   @TempDir Path dir;
 
   @Test
@@ -53,6 +56,24 @@ class CommandModelsTest {
   }
 
   @Test
+  void list_onALivePool_readsNoAnnotations() throws Exception {
+    Path pool = dir.resolve(".kvp_pool_1");
+    dev.kvprov.kvp.PoolFile.builder()
+        .file(pool)
+        .build()
+        .append(java.util.List.of(new dev.kvprov.kvp.KvpRecord("Ticket", "1")));
+
+    LoadedClasses run = LoadedClasses.ofKvp(dir, "list", "--file", pool.toString());
+
+    assertThat(run.output()).contains("Ticket");
+    assertThat(run.classes()).contains("dev.kvprov.inspect.cli.ListCommand");
+    assertThat(run.classes()).doesNotContainAnyElementsOf(ANNOTATION_MODEL);
+    // an annotation read at run time is a proxy class the JDK makes; JNA's own are the only ones
+    assertThat(run.classes().stream().filter(c -> c.contains(".$Proxy")))
+        .hasSizeLessThanOrEqualTo(PROXIES_OF_JNA);
+  }
+
+  @Test
   void theClassesLookedFor_arePicocliClasses() throws Exception {
     // a name misspelt here, or renamed by picocli, would make the tests above pass for nothing
     for (String name : ANNOTATION_MODEL) {
@@ -66,6 +87,35 @@ class CommandModelsTest {
     CommandSpec inCode = CommandModels.poolOptions(CommandSpec.create(), new PoolOptions());
 
     assertThat(describe(inCode)).isEqualTo(describe(annotated));
+  }
+
+  @Test
+  void itemFilter_builtInCode_saysWhatItsAnnotationsSay() {
+    CommandSpec annotated = CommandSpec.forAnnotatedObject(new ItemFilter());
+    CommandSpec inCode = CommandModels.itemFilter(CommandSpec.create(), new ItemFilter());
+
+    assertThat(describe(inCode)).isEqualTo(describe(annotated));
+  }
+
+  @Test
+  void bootChoice_builtInCode_saysWhatItsAnnotationsSay() {
+    CommandSpec annotated = CommandSpec.forAnnotatedObject(new BootChoice());
+    CommandSpec inCode = CommandModels.bootChoice(CommandSpec.create(), new BootChoice());
+
+    assertThat(describe(inCode)).isEqualTo(describe(annotated));
+  }
+
+  @Test
+  void theReadCommands_onALivePool_readNoAnnotations() throws Exception {
+    try (var demo = getClass().getResourceAsStream("/pools/demo-ok.kvp")) {
+      Files.copy(demo, dir.resolve(".kvp_pool_1"));
+    }
+
+    for (String command : List.of("tree", "timeline", "report", "dump")) {
+      LoadedClasses run = LoadedClasses.ofKvp(dir, command, "--dir", dir.toString());
+
+      assertThat(run.classes()).as(command).doesNotContainAnyElementsOf(ANNOTATION_MODEL);
+    }
   }
 
   @Test
