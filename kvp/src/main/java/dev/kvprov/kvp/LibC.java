@@ -1,15 +1,21 @@
 package dev.kvprov.kvp;
 
+import com.sun.jna.Function;
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import java.io.IOException;
 
 /**
  * Every native call of this module: the BSD {@code flock} lock, which the JDK does not offer and
- * which cloud-init and azure-init take on the pool file. Bound once, by JNA direct mapping (a plain
- * native call per use, no proxy); when the native library cannot load, {@link #isAvailable()} says
- * so instead of failing.
+ * which cloud-init and azure-init take on the pool file. Bound once, as JNA {@link Function}s
+ * called with their arguments: JNA's direct mapping ({@code Native.register}) would describe each
+ * argument to libffi through JNA's structure types, whose set-up (reflection, annotation proxies)
+ * costs a cold JVM about as much as the rest of JNA's start (docs/performance.md); the native side
+ * types these few int and byte[] arguments itself. When the native library cannot load, {@link
+ * #isAvailable()} says so instead of failing.
+ *
+ * <p>JDK 22's {@code java.lang.foreign} was tried instead, and bound more slowly still on JDK 25
+ * (docs/performance.md).
  */
 final class LibC {
   static final int LOCK_SH = 1;
@@ -25,9 +31,15 @@ final class LibC {
 
   private static final String PLATFORM_LIBRARY_PATH = "jna.platform.library.path";
 
+  private static final Function OPEN;
+  private static final Function FLOCK;
+  private static final Function CLOSE;
   private static final String UNAVAILABLE_REASON;
 
   static {
+    Function open = null;
+    Function flock = null;
+    Function close = null;
     String reason = null;
     // Unless told the system's library directories, JNA's NativeLibrary learns them by running
     // `/sbin/ldconfig -p` as it loads: a process forked on every pool lock's first use. The C
@@ -37,20 +49,21 @@ final class LibC {
       System.setProperty(PLATFORM_LIBRARY_PATH, "");
     }
     try {
-      Native.register(LibC.class, NativeLibrary.getInstance("c"));
+      NativeLibrary c = NativeLibrary.getInstance("c");
+      // errno checked after each call, as a LastErrorException ("[errno] strerror")
+      open = c.getFunction("open", Function.THROW_LAST_ERROR);
+      flock = c.getFunction("flock", Function.THROW_LAST_ERROR);
+      close = c.getFunction("close", Function.THROW_LAST_ERROR);
     } catch (LinkageError | RuntimeException e) {
       reason = e.toString();
     }
+    OPEN = open;
+    FLOCK = flock;
+    CLOSE = close;
     UNAVAILABLE_REASON = reason;
   }
 
   private LibC() {}
-
-  private static native int open(byte[] path, int flags) throws LastErrorException;
-
-  private static native int flock(int fd, int operation) throws LastErrorException;
-
-  private static native int close(int fd) throws LastErrorException;
 
   static boolean isAvailable() {
     return UNAVAILABLE_REASON == null;
@@ -69,7 +82,7 @@ final class LibC {
    */
   static int openForLock(byte[] path) throws IOException {
     try {
-      return open(path, O_RDONLY | O_CLOEXEC);
+      return OPEN.invokeInt(new Object[] {path, O_RDONLY | O_CLOEXEC});
     } catch (LastErrorException e) {
       String name = new String(path, 0, path.length - 1, java.nio.charset.Charset.defaultCharset());
       throw new IOException("open(" + name + ") for flock failed: " + e.getMessage(), e);
@@ -84,7 +97,7 @@ final class LibC {
   static boolean tryFlock(int fd, int operation) throws IOException {
     while (true) {
       try {
-        flock(fd, operation | LOCK_NB);
+        FLOCK.invokeInt(new Object[] {fd, operation | LOCK_NB});
         return true;
       } catch (LastErrorException e) {
         if (e.getErrorCode() == EWOULDBLOCK) {
@@ -99,7 +112,7 @@ final class LibC {
 
   static void closeDescriptor(int fd) throws IOException {
     try {
-      close(fd);
+      CLOSE.invokeInt(new Object[] {fd});
     } catch (LastErrorException e) {
       throw new IOException("close(" + fd + ") failed: " + e.getMessage(), e);
     }
