@@ -3,11 +3,7 @@ package dev.kvprov.agent.imds;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.http.Attempts;
 import dev.kvprov.agent.http.Backoff;
@@ -49,14 +45,6 @@ public final class ImdsClient {
   /** IMDS is never reached through a proxy, nor redirected: BoundedExchange does neither. */
   private final Duration connectTimeout;
 
-  /**
-   * Shared, and thread-safe once configured: the deserializers it builds for {@link ImdsInstance}
-   * (by reflection, the bulk of a first parse) are kept, so that {@link #warmUp} can build them
-   * ahead of the first answer.
-   */
-  private static final ObjectMapper JSON =
-      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
   /** An answer of the usual shape, with nothing of any VM's in it: {@link #warmUp}'s. */
   private static final String SAMPLE =
       """
@@ -85,13 +73,20 @@ public final class ImdsClient {
   }
 
   /**
-   * Reads and checks an answer of the usual shape, touching nothing else: builds and keeps the
-   * deserializers a first parse needs, ahead of it, on another thread ({@code Warmup}).
+   * Reads and checks an answer of the usual shape, touching nothing else: loads the parser and the
+   * classes a first parse needs, ahead of it, on another thread ({@code Warmup}).
    */
   public static void warmUp() throws IOException {
-    ImdsInstance instance =
-        JSON.readValue(
-            SAMPLE.getBytes(java.nio.charset.StandardCharsets.UTF_8), ImdsInstance.class);
+    ImdsInstance instance;
+    try {
+      instance =
+          ImdsJson.instance(
+                  ImdsJson.tree(SAMPLE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                      .orElseThrow())
+              .orElseThrow();
+    } catch (ImdsJson.NotMetadata e) {
+      throw new IllegalStateException("the warm-up's sample is not metadata", e);
+    }
     ImdsValidation.problems(instance);
     instance.ppsType();
     instance.privateIpv4();
@@ -240,18 +235,18 @@ public final class ImdsClient {
     Span span =
         tracer.spanBuilder("imds.parse").setAttribute("bytes", (long) body.length).startSpan();
     try (Scope ignored = span.makeCurrent()) {
-      JsonNode tree = JSON.readTree(body);
-      if (tree == null || tree.isMissingNode()) {
+      Optional<JsonNode> tree = ImdsJson.tree(body);
+      if (tree.isEmpty()) {
         span.setAttribute(KvprovAttributes.WARNING, "not valid JSON: the body is empty");
         return Optional.empty();
       }
       List<String> problems;
       ImdsInstance instance = null;
       try {
-        instance = tree.isNull() ? null : JSON.treeToValue(tree, ImdsInstance.class);
+        instance = ImdsJson.instance(tree.get()).orElse(null);
         problems = ImdsValidation.problems(instance);
-      } catch (MismatchedInputException e) {
-        problems = List.of(ofAnotherType(e));
+      } catch (ImdsJson.NotMetadata e) {
+        problems = List.of(e.getMessage());
       }
       if (!problems.isEmpty()) {
         String failure = "IMDS metadata rejected: " + String.join("; ", problems);
@@ -269,31 +264,5 @@ public final class ImdsClient {
     } finally {
       span.end();
     }
-  }
-
-  /** {@code compute.osProfile is not an object}: where, and what kvprov reads there. */
-  static String ofAnotherType(MismatchedInputException e) {
-    StringBuilder where = new StringBuilder();
-    for (JsonMappingException.Reference step : e.getPath()) {
-      if (step.getFieldName() != null) {
-        where.append(where.isEmpty() ? "" : ".").append(step.getFieldName());
-      } else if (step.getIndex() >= 0) {
-        where.append('[').append(step.getIndex()).append(']');
-      }
-    }
-    Class<?> expected = e.getTargetType();
-    String kind;
-    if (expected == null) {
-      kind = "of the type kvprov reads";
-    } else if (expected == String.class) {
-      kind = "a string";
-    } else if (expected == Boolean.class || expected == boolean.class) {
-      kind = "true or false";
-    } else if (java.util.Collection.class.isAssignableFrom(expected) || expected.isArray()) {
-      kind = "a list";
-    } else {
-      kind = "an object";
-    }
-    return (where.isEmpty() ? "the metadata" : where.toString()) + " is not " + kind;
   }
 }

@@ -2,16 +2,20 @@ package dev.kvprov.agent.provision;
 
 import dev.kvprov.agent.os.CommandResult;
 import dev.kvprov.agent.os.CommandRunner;
-import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.kvp.BootClock;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,14 +37,66 @@ final class BootMilestones {
   private BootMilestones() {}
 
   /**
-   * What systemd says of this boot: nothing when the root is not the running system or systemd does
-   * not run it (an image build, a container), or when it does not answer in time.
+   * The milestones being asked for: systemd's answer comes on a thread of its own, beside the run's
+   * steps, since only the run's span needs it, and only by its end.
    */
-  static List<Milestone> ofSystemd(SystemRoot root, CommandRunner runner)
-      throws InterruptedException {
-    if (!root.runsSystemd()) {
-      return List.of();
+  static final class Pending {
+    private final FutureTask<List<Milestone>> systemd;
+
+    private Pending(FutureTask<List<Milestone>> systemd) {
+      this.systemd = systemd;
     }
+
+    /**
+     * systemd's milestones and this process's start, as the run's span's events: waits for
+     * systemd's answer, which its two {@code systemctl} calls' timeouts bound.
+     */
+    void record(Span span) throws InterruptedException {
+      List<Milestone> seen = new ArrayList<>(answer());
+      processStart().ifPresent(seen::add);
+      if (seen.isEmpty()) {
+        return;
+      }
+      try {
+        // this process's own clock: /proc/uptime is the same boot whatever --root says
+        BootMilestones.record(span, seen, BootClock.read(Path.of("/")).sinceBoot());
+      } catch (IOException e) {
+        // no boot clock: the milestones cannot be placed; the run goes on without them
+      }
+    }
+
+    private List<Milestone> answer() throws InterruptedException {
+      try {
+        return systemd.get();
+      } catch (ExecutionException e) {
+        return List.of(); // a defect in the asking loses the milestones, never the run
+      }
+    }
+  }
+
+  /**
+   * Starts asking systemd of this boot, when {@code systemd} runs it, in the current trace context
+   * (the {@code exec systemctl} spans stay children of the run's span).
+   */
+  static Pending start(boolean systemd, CommandRunner runner) {
+    if (!systemd) {
+      FutureTask<List<Milestone>> none = new FutureTask<>(List::of);
+      none.run();
+      return new Pending(none);
+    }
+    FutureTask<List<Milestone>> asked =
+        new FutureTask<>(Context.current().wrap(() -> ofSystemd(runner)));
+    Thread thread = new Thread(asked, "kvprov-milestones");
+    thread.setDaemon(true); // an answer not waited for never holds the JVM
+    thread.start();
+    return new Pending(asked);
+  }
+
+  /**
+   * What systemd says of this boot: nothing when it does not answer in time, or has no {@code
+   * systemctl}.
+   */
+  static List<Milestone> ofSystemd(CommandRunner runner) throws InterruptedException {
     try {
       CommandResult manager =
           runner.run(

@@ -22,7 +22,6 @@ import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
 import dev.kvprov.agent.wireserver.WireserverException;
-import dev.kvprov.kvp.BootClock;
 import dev.kvprov.kvp.IoErrors;
 import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
@@ -115,6 +114,9 @@ public final class ProvisioningRun {
   private Optional<List<String>> groups = Optional.empty();
   private boolean offline;
 
+  /** systemd's milestones, asked for at the run's start and not yet recorded. */
+  private BootMilestones.Pending milestones;
+
   public ProvisioningRun(
       AgentConfig config,
       SystemRoot root,
@@ -172,7 +174,9 @@ public final class ProvisioningRun {
       span.setAttribute("offline", true);
     }
     try (Scope ignored = span.makeCurrent()) {
-      milestones(span);
+      // systemd's milestones are asked for beside the steps (two systemctl calls, ~80 ms in a
+      // real boot): only the span needs them, by Ready or the run's end
+      milestones = BootMilestones.start(root.runsSystemd(), runner);
       ResourceDisks.record(root, telemetry.tracer());
       Exit exit = runInSpan(span);
       if (exit != Exit.OK) {
@@ -180,7 +184,20 @@ public final class ProvisioningRun {
       }
       return exit;
     } finally {
-      span.end();
+      try {
+        milestonesRecorded(span);
+      } finally {
+        span.end();
+      }
+    }
+  }
+
+  /** The boot's milestones as events of the run's span, once: before Ready's, else at the end. */
+  private void milestonesRecorded(Span span) throws InterruptedException {
+    if (milestones != null) {
+      BootMilestones.Pending pending = milestones;
+      milestones = null;
+      pending.record(span);
     }
   }
 
@@ -302,6 +319,7 @@ public final class ProvisioningRun {
     if (!platform.ready()) {
       return Exit.REPORT;
     }
+    milestonesRecorded(span);
     span.addEvent(BootMilestones.EVENT_PREFIX + "ready");
     if (id.isKnown()) { // without an id the warning above said it: no marker
       try {
@@ -320,24 +338,6 @@ public final class ProvisioningRun {
     // The platform's support reads where the answer came from when it was not IMDS.
     platform.succeeded(source.equals("imds") ? Map.of() : Map.of("source", source));
     return Exit.OK;
-  }
-
-  /**
-   * The boot's milestones so far (systemd's, on the running system) and kvprov's own start, as
-   * events of the run's span: the whole boot on one clock.
-   */
-  private void milestones(Span span) throws InterruptedException {
-    List<BootMilestones.Milestone> seen =
-        new java.util.ArrayList<>(BootMilestones.ofSystemd(root, runner));
-    BootMilestones.processStart().ifPresent(seen::add);
-    if (!seen.isEmpty()) {
-      try {
-        // this process's own clock: /proc/uptime is the same boot whatever --root says
-        BootMilestones.record(span, seen, BootClock.read(java.nio.file.Path.of("/")).sinceBoot());
-      } catch (IOException e) {
-        // no boot clock: the milestones cannot be placed; the run goes on without them
-      }
-    }
   }
 
   /**

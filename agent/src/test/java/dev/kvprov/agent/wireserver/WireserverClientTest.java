@@ -305,4 +305,27 @@ class WireserverClientTest {
   void aLongDescription_isCutToWhatThePlatformTakes() {
     assertThat(Health.failed("x".repeat(5000)).description()).hasSize(3686);
   }
+
+  /** The JSON report's body, as the node tree wrote it before: byte for byte, escapes and all. */
+  @Test
+  void theJsonHealthReport_isTheLineANodeTreeWrote() {
+    for (Health health :
+        List.of(
+            Health.ready(),
+            Health.inProgress("waiting"),
+            Health.failed("a \"quoted\" path\\ with\ttab, caf\u00e9, \u2603 and \u0001"),
+            new Health("NotReady", "ProvisioningFailed", null))) {
+      com.fasterxml.jackson.databind.node.ObjectNode tree =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+              .objectNode()
+              .put("state", health.state());
+      if (health.subStatus() != null) {
+        tree.putObject("details")
+            .put("subStatus", health.subStatus())
+            .put("description", health.description());
+      }
+
+      assertThat(WireserverClient.jsonBody(health)).isEqualTo(tree.toString());
+    }
+  }
 }

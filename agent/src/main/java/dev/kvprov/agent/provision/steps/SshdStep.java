@@ -103,11 +103,28 @@ final class SshdStep implements Step.Action {
       }
     }
     if (!unchanged && machine.root.isLive() && machine.has("systemctl")) {
-      for (String unit : List.of("ssh", "sshd")) {
-        if (machine.ask(List.of("systemctl", "is-active", "--quiet", unit))) {
-          machine.run(List.of("systemctl", "reload", unit));
-          break;
-        }
+      reloadRunning(machine);
+    }
+  }
+
+  /** sshd's unit by both its names: Debian's {@code ssh}, and {@code sshd} elsewhere. */
+  private static final List<String> UNITS = List.of("ssh", "sshd");
+
+  /**
+   * Reloads sshd's unit if it runs (the first of its names that does). One {@code systemctl
+   * is-active} asks for both names: it prints each unit's state, a line each, in order.
+   */
+  static void reloadRunning(Machine machine)
+      throws ProvisioningException, IOException, InterruptedException {
+    List<String> argv = new ArrayList<>(List.of("systemctl", "is-active"));
+    argv.addAll(UNITS);
+    List<String> states =
+        machine.runner.ask(argv, Machine.COMMAND_TIMEOUT).stdout().lines().toList();
+    for (int i = 0; i < UNITS.size() && i < states.size(); i++) {
+      // is-active's "yes": active, or on its way back to it
+      if (List.of("active", "reloading", "refreshing").contains(states.get(i).strip())) {
+        machine.run(List.of("systemctl", "reload", UNITS.get(i)));
+        return;
       }
     }
   }
