@@ -68,10 +68,141 @@ public final class KvpRecordFormat {
 
   private static final String SEPARATOR = " | ";
   private static final int MAX_KEY_NAME = 48;
-  private static final Pattern KEY =
-      Pattern.compile(
-          "kvprov-(\\d{1,9})\\|([0-9a-z-]+)\\|(DEBUG|INFO|WARN|ERROR)\\|(start|end|event|log|dropped)"
-              + "\\|([^|]*)\\|([0-9a-z.]+)(?:\\|(\\d{1,9})/(\\d{1,9}))?");
+
+  /**
+   * A key read by the grammar, {@code kvprov-<version>|<vm id>|<LEVEL>|<kind>|<name>|<record
+   * id>[|<piece>/<pieces>]}: version and ids of 1 to 9 digits, vm id of {@code [0-9a-z-]}, record
+   * id of {@code [0-9a-z.]}, a name of anything but {@code |}. By hand, not a regular expression: a
+   * big pool has a key per record, and the expression was most of a key's reading.
+   *
+   * @param version the version as written (so that {@code 01} is not {@code 1})
+   * @param pieceAt where the piece number starts in the key, or -1 for a record in one piece
+   */
+  private record KeyParts(
+      String key,
+      String version,
+      String vmId,
+      KvprovRecord.Level level,
+      KvprovRecord.Kind kind,
+      String recordId,
+      int pieceAt,
+      int piece,
+      int pieces) {
+
+    /** The key's parts; null when it is not a whole key of the grammar. */
+    static KeyParts read(String key) {
+      if (!key.startsWith(KEY_PREFIX)) {
+        return null;
+      }
+      int at = KEY_PREFIX.length();
+      int bar = digitsEnd(key, at);
+      if (bar < 0 || bar == key.length() || key.charAt(bar) != '|') {
+        return null;
+      }
+      String version = key.substring(at, bar);
+      at = bar + 1;
+      bar = key.indexOf('|', at);
+      if (bar < 0 || !idOf(key, at, bar, true)) {
+        return null;
+      }
+      String vmId = key.substring(at, bar);
+      at = bar + 1;
+      bar = key.indexOf('|', at);
+      KvprovRecord.Level level = bar < 0 ? null : level(key, at, bar);
+      if (level == null) {
+        return null;
+      }
+      at = bar + 1;
+      bar = key.indexOf('|', at);
+      KvprovRecord.Kind kind = bar < 0 ? null : kind(key, at, bar);
+      if (kind == null) {
+        return null;
+      }
+      at = bar + 1;
+      bar = key.indexOf('|', at); // the name: anything up to the next bar
+      if (bar < 0) {
+        return null;
+      }
+      at = bar + 1;
+      bar = key.indexOf('|', at);
+      int idEnd = bar < 0 ? key.length() : bar;
+      if (!idOf(key, at, idEnd, false)) {
+        return null;
+      }
+      String recordId = key.substring(at, idEnd);
+      if (bar < 0) {
+        return new KeyParts(key, version, vmId, level, kind, recordId, -1, 0, 1);
+      }
+      int pieceAt = bar + 1;
+      int slash = digitsEnd(key, pieceAt);
+      if (slash < 0 || slash == key.length() || key.charAt(slash) != '/') {
+        return null;
+      }
+      int end = digitsEnd(key, slash + 1);
+      if (end != key.length()) {
+        return null;
+      }
+      return new KeyParts(
+          key,
+          version,
+          vmId,
+          level,
+          kind,
+          recordId,
+          pieceAt,
+          Integer.parseInt(key, pieceAt, slash, 10),
+          Integer.parseInt(key, slash + 1, end, 10));
+    }
+
+    /** Where a run of 1 to 9 ASCII digits from {@code at} ends; -1 for none or too many. */
+    private static int digitsEnd(String key, int at) {
+      int end = at;
+      while (end < key.length() && key.charAt(end) >= '0' && key.charAt(end) <= '9') {
+        end++;
+      }
+      return end == at || end - at > 9 ? -1 : end;
+    }
+
+    /** Whether from..to is a VM id ({@code [0-9a-z-]+}) or a record id ({@code [0-9a-z.]+}). */
+    private static boolean idOf(String key, int from, int to, boolean vmId) {
+      if (from >= to) {
+        return false;
+      }
+      for (int i = from; i < to; i++) {
+        char c = key.charAt(i);
+        if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c == (vmId ? '-' : '.'))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static KvprovRecord.Level level(String key, int from, int to) {
+      for (KvprovRecord.Level level : LEVELS) {
+        if (key.startsWith(level.name(), from) && level.name().length() == to - from) {
+          return level;
+        }
+      }
+      return null;
+    }
+
+    private static KvprovRecord.Kind kind(String key, int from, int to) {
+      for (KvprovRecord.Kind kind : KINDS) {
+        if (key.startsWith(kind.token(), from) && kind.token().length() == to - from) {
+          return kind;
+        }
+      }
+      return null;
+    }
+
+    private static final KvprovRecord.Level[] LEVELS = KvprovRecord.Level.values();
+    private static final KvprovRecord.Kind[] KINDS = KvprovRecord.Kind.values();
+
+    /** The key without its piece suffix. */
+    String base() {
+      return pieceAt < 0 ? key : key.substring(0, pieceAt - 1);
+    }
+  }
 
   private static final Pattern LATER_GRAMMAR = Pattern.compile("kvprov-(\\d{1,9})\\|");
 
@@ -102,8 +233,8 @@ public final class KvpRecordFormat {
     if (!isKvprovKey(key)) {
       return Optional.empty();
     }
-    Matcher m = KEY.matcher(key);
-    if (!m.matches()) {
+    KeyParts m = KeyParts.read(key);
+    if (m == null) {
       if (key.startsWith(KEY_PREFIX + VERSION + "|")) {
         return Optional.empty(); // our grammar, damaged
       }
@@ -111,18 +242,8 @@ public final class KvpRecordFormat {
       return Optional.of(
           new Key(version.lookingAt() ? Integer.parseInt(version.group(1)) : -1, "", key, 0, 1));
     }
-    int version = Integer.parseInt(m.group(1));
-    if (m.group(7) == null) {
-      return Optional.of(new Key(version, m.group(2), key, 0, 1));
-    }
-    int pieces = Integer.parseInt(m.group(8));
     return Optional.of(
-        new Key(
-            version,
-            m.group(2),
-            key.substring(0, m.start(7) - 1),
-            Integer.parseInt(m.group(7)),
-            pieces));
+        new Key(Integer.parseInt(m.version()), m.vmId(), m.base(), m.piece(), m.pieces()));
   }
 
   /** Whether a KVP key was written by kvprov (of any grammar version). */
@@ -359,19 +480,19 @@ public final class KvpRecordFormat {
       if (!isKvprovKey(record.key())) {
         continue;
       }
-      Matcher m = KEY.matcher(record.key());
-      if (!m.matches()) {
+      KeyParts m = KeyParts.read(record.key());
+      if (m == null) {
         problems.add("record " + index + ": not a kvprov key: " + record.key());
         continue;
       }
-      if (Integer.parseInt(m.group(1)) != VERSION) {
-        problems.add("record " + index + ": grammar version " + m.group(1) + " is not known here");
+      if (Integer.parseInt(m.version()) != VERSION) {
+        problems.add("record " + index + ": grammar version " + m.version() + " is not known here");
         continue;
       }
-      String base = m.group(7) == null ? record.key() : record.key().substring(0, m.start(7) - 1);
+      String base = m.base();
       Group group = groups.computeIfAbsent(base, b -> new Group(m));
-      int piece = m.group(7) == null ? 0 : Integer.parseInt(m.group(7));
-      int pieces = m.group(8) == null ? 1 : Integer.parseInt(m.group(8));
+      int piece = m.piece();
+      int pieces = m.pieces();
       if (group.pieces.isEmpty()) {
         group.expected = pieces;
       }
@@ -425,15 +546,17 @@ public final class KvpRecordFormat {
     if (!isKvprovKey(key)) {
       return Optional.empty();
     }
-    Matcher m = KEY.matcher(key);
-    if (!m.matches() || !m.group(1).equals(Integer.toString(VERSION))) {
+    KeyParts m = KeyParts.read(key);
+    if (m == null || !m.version().equals(VERSION_TEXT)) {
       return Optional.empty();
     }
     return parse(m, value, new ArrayList<>(0), List.of());
   }
 
+  private static final String VERSION_TEXT = Integer.toString(VERSION);
+
   private static Optional<KvprovRecord> parse(
-      Matcher key, String value, List<String> problems, List<Integer> indexes) {
+      KeyParts key, String value, List<String> problems, List<Integer> indexes) {
     List<KvprovRecord.Field> fields = new ArrayList<>();
     AttributesBuilder attributes = Attributes.builder();
     int start = 0;
@@ -444,7 +567,7 @@ public final class KvpRecordFormat {
       int fieldEnd = bar >= 0 && end > start && value.charAt(end - 1) == ' ' ? end - 1 : end;
       int colon = value.indexOf(": ", start);
       if (colon < 0 || colon > fieldEnd) {
-        problems.add("records " + indexes + ": a field without a label in " + key.group(0));
+        problems.add("records " + indexes + ": a field without a label in " + key.key());
         return Optional.empty();
       }
       String label = value.substring(start, colon);
@@ -452,14 +575,14 @@ public final class KvpRecordFormat {
         String text = value.substring(colon + 2, fieldEnd);
         if (!AttributeCodec.decode(text, attributes)) {
           problems.add(
-              "records " + indexes + ": unreadable attribute '" + text + "' in " + key.group(0));
+              "records " + indexes + ": unreadable attribute '" + text + "' in " + key.key());
         }
       } else {
         try {
           fields.add(
               new KvprovRecord.Field(label, TextEscaper.unescape(value, colon + 2, fieldEnd)));
         } catch (IllegalArgumentException e) {
-          problems.add("records " + indexes + ": " + e.getMessage() + " in " + key.group(0));
+          problems.add("records " + indexes + ": " + e.getMessage() + " in " + key.key());
           return Optional.empty();
         }
       }
@@ -471,12 +594,7 @@ public final class KvpRecordFormat {
     try {
       return Optional.of(
           new KvprovRecord(
-              KvprovRecord.Kind.valueOf(key.group(4).toUpperCase(java.util.Locale.ROOT)),
-              KvprovRecord.Level.valueOf(key.group(3)),
-              key.group(2),
-              key.group(6),
-              fields,
-              attributes.build()));
+              key.kind(), key.level(), key.vmId(), key.recordId(), fields, attributes.build()));
     } catch (IllegalArgumentException e) {
       problems.add("records " + indexes + ": " + e.getMessage());
       return Optional.empty();
@@ -484,12 +602,12 @@ public final class KvpRecordFormat {
   }
 
   private static final class Group {
-    final Matcher key;
+    final KeyParts key;
     final TreeMap<Integer, String> pieces = new TreeMap<>();
     final List<Integer> indexes = new ArrayList<>();
     int expected;
 
-    Group(Matcher key) {
+    Group(KeyParts key) {
       this.key = key;
     }
   }

@@ -3,12 +3,12 @@ package dev.kvprov.otel;
 import static java.util.Objects.requireNonNull;
 
 import io.opentelemetry.api.common.Attributes;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * One logical kvprov record, before it is split into KVP records or after they are put back
@@ -30,9 +30,37 @@ public record KvprovRecord(
     List<Field> fields,
     Attributes attributes) {
 
-  private static final Pattern RECORD_ID = Pattern.compile("[0-9a-z.]{1,40}");
-  private static final Pattern VM_ID = Pattern.compile("[0-9a-z-]{1,36}");
-  private static final Pattern LABEL = Pattern.compile("[A-Za-z]+");
+  /**
+   * Whether a text is 1 to {@code max} chars of digits, lower-case letters and {@code also}: record
+   * ids ({@code [0-9a-z.]{1,40}}) and VM ids ({@code [0-9a-z-]{1,36}}). By hand, as {@link
+   * #isLabel}: checked for every record of a big pool.
+   */
+  private static boolean isId(String text, int max, char also) {
+    if (text.isEmpty() || text.length() > max) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c == also)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a text is a field label: ASCII letters only ({@code [A-Za-z]+}). */
+  private static boolean isLabel(String text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z')) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** What a record stands for. */
   public enum Kind {
@@ -60,7 +88,7 @@ public record KvprovRecord(
     public Field {
       requireNonNull(label, "label");
       requireNonNull(text, "text");
-      if (!LABEL.matcher(label).matches() || label.equals(KvpRecordFormat.ATTR)) {
+      if (!isLabel(label) || label.equals(KvpRecordFormat.ATTR)) {
         throw new IllegalArgumentException("not a field label: " + label);
       }
     }
@@ -73,10 +101,10 @@ public record KvprovRecord(
     requireNonNull(recordId, "recordId");
     fields = List.copyOf(fields);
     requireNonNull(attributes, "attributes");
-    if (!RECORD_ID.matcher(recordId).matches()) {
+    if (!isId(recordId, 40, '.')) {
       throw new IllegalArgumentException("not a record id: " + recordId);
     }
-    if (!VM_ID.matcher(vmId).matches()) {
+    if (!isId(vmId, 36, '-')) {
       throw new IllegalArgumentException("not a VM id: " + vmId);
     }
   }
@@ -127,7 +155,8 @@ public record KvprovRecord(
 
   /** Time since boot of the start (or of an event), from the monotonic clock. */
   public Optional<Duration> sinceBoot() {
-    return field(KvpRecordFormat.BOOT).flatMap(b -> seconds(b.split("-", 2)[0]));
+    return field(KvpRecordFormat.BOOT)
+        .flatMap(b -> seconds(b.indexOf('-') < 0 ? b : b.substring(0, b.indexOf('-'))));
   }
 
   /** Time since boot of a span's end, from the monotonic clock. */
@@ -162,11 +191,55 @@ public record KvprovRecord(
   }
 
   private static Optional<Duration> seconds(String text) {
+    long nanos = plainNanos(text);
+    if (nanos >= 0) {
+      return Optional.of(Duration.ofNanos(nanos));
+    }
     try {
-      return Optional.of(
-          Duration.ofNanos(new java.math.BigDecimal(text).movePointRight(9).longValueExact()));
+      // scaled, never moved: movePointRight writes out a number like 1e9999999 digit by digit
+      // (a damaged record's Boot held kvp for most of a minute); a fraction of a nanosecond, or
+      // more than a long holds, is decided on the digits alone
+      BigDecimal nanosExactly = new BigDecimal(text).scaleByPowerOfTen(9).stripTrailingZeros();
+      if (nanosExactly.scale() > 0 || nanosExactly.precision() - nanosExactly.scale() > 19) {
+        return Optional.empty();
+      }
+      return Optional.of(Duration.ofNanos(nanosExactly.longValueExact()));
     } catch (RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Seconds as kvprov writes them ({@code 12.345}: up to 9 digits, then up to 9 decimals), in
+   * nanoseconds by hand; -1 for any other form, which {@link BigDecimal} reads as before.
+   */
+  private static long plainNanos(String text) {
+    int dot = text.indexOf('.');
+    int whole = dot < 0 ? text.length() : dot;
+    int decimals = dot < 0 ? 0 : text.length() - dot - 1;
+    if (whole == 0 || whole > 9 || decimals > 9 || dot >= 0 && decimals == 0) {
+      return -1;
+    }
+    long seconds = 0;
+    for (int i = 0; i < whole; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      seconds = seconds * 10 + (c - '0');
+    }
+    long fraction = 0;
+    for (int i = 0; i < 9; i++) {
+      int d = 0;
+      if (i < decimals) {
+        char c = text.charAt(dot + 1 + i);
+        if (c < '0' || c > '9') {
+          return -1;
+        }
+        d = c - '0';
+      }
+      fraction = fraction * 10 + d;
+    }
+    return seconds * 1_000_000_000L + fraction;
   }
 }
