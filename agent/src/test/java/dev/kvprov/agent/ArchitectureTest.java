@@ -12,8 +12,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * The agent's packages, top to bottom: what runs (the commands, the demo, the simulator), the run
  * that orders the steps, what the platform gives (IMDS, wireserver, certificates, Ignition, the
  * state directory), the steps, the provisioning media, and the base every layer may use
- * (configuration, HTTP, logging, the operating system). An arrow back up, or a cycle between
- * packages, fails the build: a newcomer can read a layer without the ones above it.
+ * (configuration, HTTP, JSON trees, logging, the operating system). An arrow back up, or a cycle
+ * between packages, fails the build: a newcomer can read a layer without the ones above it.
  */
 @AnalyzeClasses(packages = "dev.kvprov.agent", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -40,6 +40,7 @@ class ArchitectureTest {
           .definedBy(
               "dev.kvprov.agent.config..",
               "dev.kvprov.agent.http..",
+              "dev.kvprov.agent.json..",
               "dev.kvprov.agent.logging..",
               "dev.kvprov.agent.os..")
           .whereLayer("commands")

@@ -2,11 +2,8 @@ package dev.kvprov.agent.imds;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvprov.agent.json.ParsedNodes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +23,6 @@ import java.util.Optional;
  */
 final class ImdsJson {
   private static final JsonFactory FACTORY = new JsonFactory();
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private ImdsJson() {}
 
@@ -47,49 +43,7 @@ final class ImdsJson {
    */
   static Optional<JsonNode> tree(byte[] body) throws IOException {
     try (JsonParser parser = FACTORY.createParser(body)) {
-      return parser.nextToken() == null ? Optional.empty() : Optional.of(node(parser));
-    }
-  }
-
-  /** The value the parser is on, with all that is inside it, as {@code readTree} makes it. */
-  private static JsonNode node(JsonParser parser) throws IOException {
-    JsonToken token = parser.currentToken();
-    switch (token) {
-      case START_OBJECT -> {
-        ObjectNode object = NODES.objectNode();
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-          String key = parser.currentName();
-          parser.nextToken();
-          object.set(key, node(parser));
-        }
-        return object;
-      }
-      case START_ARRAY -> {
-        ArrayNode array = NODES.arrayNode();
-        while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(node(parser));
-        }
-        return array;
-      }
-      case VALUE_STRING -> {
-        return NODES.textNode(parser.getText());
-      }
-      case VALUE_NUMBER_INT -> {
-        return switch (parser.getNumberType()) {
-          case INT -> NODES.numberNode(parser.getIntValue());
-          case LONG -> NODES.numberNode(parser.getLongValue());
-          default -> NODES.numberNode(parser.getBigIntegerValue());
-        };
-      }
-      case VALUE_NUMBER_FLOAT -> {
-        return NODES.numberNode(parser.getDoubleValue());
-      }
-      case VALUE_TRUE, VALUE_FALSE -> {
-        return NODES.booleanNode(token == JsonToken.VALUE_TRUE);
-      }
-      default -> {
-        return NODES.nullNode();
-      }
+      return parser.nextToken() == null ? Optional.empty() : Optional.of(ParsedNodes.of(parser));
     }
   }
 
