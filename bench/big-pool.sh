@@ -29,19 +29,14 @@ source bench/lib/timing.sh
 jar=$work/kvp.jar
 cp inspect-cli/target/kvp.jar "$jar"
 flags=(@bin/lib/jvm/common.options @bin/lib/jvm/kvp.options)
-case $(bin/start-up-archive "$jar" dev.kvprov.inspect.CdsTraining "$work/kvp" "$java" 2> /dev/null) in
-  aot) flags+=(-XX:AOTCache="$work/kvp.aot") ;;
-  cds) flags+=(-XX:SharedArchiveFile="$work/kvp.jsa") ;;
-esac
+source bench/lib/archive.sh
+flags+=("$(kvp_archive_option "$jar" "$work/kvp" "$java" 2> /dev/null)")
 other_flags=(@bin/lib/jvm/common.options @bin/lib/jvm/kvp.options)
 if [[ -n $other ]]; then
   # the other jar gets its own archive, so that neither side starts colder
   cp "$other" "$work/other.jar"
   other=$work/other.jar
-  case $(bin/start-up-archive "$other" dev.kvprov.inspect.CdsTraining "$work/other" "$java" 2> /dev/null) in
-    aot) other_flags+=(-XX:AOTCache="$work/other.aot") ;;
-    cds) other_flags+=(-XX:SharedArchiveFile="$work/other.jsa") ;;
-  esac
+  other_flags+=("$(kvp_archive_option "$other" "$work/other" "$java" 2> /dev/null)")
 fi
 mkdir "$work/pool"
 pool=$work/pool/.kvp_pool_1

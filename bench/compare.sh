@@ -44,6 +44,7 @@ invoked=$PWD
 cd "$here"
 ./mvnw -q -B -ntp -pl inspect-cli,bench -am package -DskipTests
 javacmd=${JAVA:-java}
+source bench/lib/archive.sh
 
 # Each kvp: a name, then the words that start it as its launcher does (its own options, its
 # start-up archive).
@@ -66,11 +67,7 @@ for entry in "${checkouts[@]}"; do
     (cd "$work/$name-jna" && jar xf "$jar" "$native/libjnidispatch.so")
     flags+=(-Djna.boot.library.path="$work/$name-jna/$native" -Djna.nounpack=true)
   fi
-  case $("$dir/bin/start-up-archive" "$jar" dev.kvprov.inspect.CdsTraining "$work/$name" \
-    "$javacmd") in
-    aot) flags+=(-XX:AOTCache="$work/$name.aot") ;;
-    cds) flags+=(-XX:SharedArchiveFile="$work/$name.jsa") ;;
-  esac
+  flags+=("$(kvp_archive_option "$jar" "$work/$name" "$javacmd" "$dir/bin/start-up-archive")")
   kvp_names+=("$name")
   kvp_runs+=("${flags[*]} -jar $jar")
 done

@@ -32,12 +32,9 @@ version=$("$java" -XshowSettings:properties -version 2>&1 | awk '/java.specifica
 # as bin/kvp starts it (bin/lib/jvm)
 flags=(@bin/lib/jvm/common.options @bin/lib/jvm/kvp.options)
 archives=()
+source bench/lib/archive.sh
 for j in "${!jars[@]}"; do
-  case $(bin/start-up-archive "${jars[$j]}" dev.kvprov.inspect.CdsTraining "$work/kvp$j" "$java" 2> /dev/null) in
-    aot) archives[$j]=-XX:AOTCache="$work/kvp$j.aot" ;;
-    cds) archives[$j]=-XX:SharedArchiveFile="$work/kvp$j.jsa" ;;
-    *) archives[$j]=-Xshare:auto ;;
-  esac
+  archives[$j]=$(kvp_archive_option "${jars[$j]}" "$work/kvp$j" "$java" 2> /dev/null)
 done
 
 source bench/lib/timing.sh

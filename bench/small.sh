@@ -29,12 +29,9 @@ trap 'rm -rf "$work"' EXIT
 java=${JAVA:-java}
 flags=(@bin/lib/jvm/common.options)
 archives=()
+source bench/lib/archive.sh
 for j in "${!jars[@]}"; do
-  case $(bin/start-up-archive "${jars[$j]}" dev.kvprov.inspect.CdsTraining "$work/kvp$j" "$java" 2> /dev/null) in
-    aot) archives[$j]=-XX:AOTCache="$work/kvp$j.aot" ;;
-    cds) archives[$j]=-XX:SharedArchiveFile="$work/kvp$j.jsa" ;;
-    *) archives[$j]=-Xshare:auto ;;
-  esac
+  archives[$j]=$(kvp_archive_option "${jars[$j]}" "$work/kvp$j" "$java" 2> /dev/null)
 done
 
 mkdir "$work/hello" "$work/list" "$work/set" "$work/append"
