@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.agent.demo.DemoRoot;
+import dev.kvprov.agent.net.NetworkSnapshot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.kvp.KvpRecord;
@@ -12,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,11 @@ class NetworkSnapshotEndToEndTest {
     DemoRoot.network(root, false);
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(Scenario.NETWORK_DOWN).start()) {
+      // what a VM without network gets at once: no listener, not a listener that never answers
+      for (java.net.URI endpoint :
+          List.of(simulator.imdsEndpoint(), simulator.wireserverEndpoint())) {
+        assertThat(NetworkSnapshot.probe(endpoint, Duration.ofSeconds(5))).isEqualTo("refused");
+      }
       // The media stand in for IMDS; Ready cannot reach the wireserver: exit 20
       assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(20);
       assertThat(simulator.reports()).isEmpty();
@@ -58,6 +65,8 @@ class NetworkSnapshotEndToEndTest {
         .startsWith("links eth0 down 00:0d:3a:5e:21:07; addresses none; route none;")
         .contains("; lease 168.63.129.16, ")
         .contains("; imds no answer (")
+        .contains("; imds no answer (")
+        .contains("refused")
         .contains("; wireserver failed (");
 
     List<String> snapshot = values(TestVm.pool(root), "|end|network.snapshot|");

@@ -3,6 +3,7 @@ package dev.kvprov.agent.net;
 import static java.util.Objects.requireNonNull;
 
 import dev.kvprov.agent.os.SystemRoot;
+import dev.kvprov.otel.KvprovAttributes;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
@@ -201,7 +202,8 @@ public record NetworkSnapshot(
             .setAttribute("net.default_route", defaultRoute.orElse("none"))
             .setAttribute(AttributeKey.stringArrayKey("net.dns"), dns)
             .setAttribute("net.imds", imds)
-            .setAttribute("net.wireserver", wireserver);
+            .setAttribute("net.wireserver", wireserver)
+            .setAttribute(KvprovAttributes.SUMMARY, summary());
     lease.ifPresent(
         l -> {
           builder.setAttribute("net.lease.file", l.file());

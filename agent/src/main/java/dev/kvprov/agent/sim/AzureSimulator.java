@@ -95,14 +95,14 @@ public final class AzureSimulator implements AutoCloseable {
     wireserver.createContext("/", this::wireserverRequest);
     imdsPort = imds.getAddress().getPort();
     wireserverPort = wireserver.getAddress().getPort();
+    imds.start();
+    wireserver.start();
     if (scenario == Scenario.NETWORK_DOWN) {
       // Nothing listens on the ports any more: every connection is refused, as on a VM whose
       // link is down; the ports stay the endpoints so that the agent has somewhere to try.
+      // (Stopped after a start: only the server's own thread lets go of a listening socket.)
       imds.stop(0);
       wireserver.stop(0);
-    } else {
-      imds.start();
-      wireserver.start();
     }
   }
 
