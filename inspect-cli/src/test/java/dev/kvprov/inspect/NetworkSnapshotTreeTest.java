@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NetworkSnapshotTreeTest {
   static final String SUMMARY =
       "links eth0 down 00:0d:3a:5e:21:07; addresses none; route none; dns 127.0.0.53; lease"
-          + " 168.63.129.16, 259200 s old; imds no answer (connection refused); wireserver"
+          + " 168.63.129.16, 3 d old; imds no answer (connection refused); wireserver"
           + " failed (json health: connection refused)";
 
   @TempDir Path dir;

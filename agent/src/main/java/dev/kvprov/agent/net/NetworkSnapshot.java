@@ -154,7 +154,7 @@ public record NetworkSnapshot(
 
   /**
    * One line for the failure report: {@code links eth0 down 00:0d:3a:…; addresses none; route none;
-   * dns 127.0.0.53; lease 168.63.129.16, 259200 s old; imds no answer…; wireserver refused}.
+   * dns 127.0.0.53; lease 168.63.129.16, 3 d old; imds no answer…; wireserver refused}.
    */
   public String summary() {
     return String.join(
@@ -169,11 +169,25 @@ public record NetworkSnapshot(
                     l ->
                         l.server().orElse("from an unnamed server")
                             + ", "
-                            + l.ageSeconds()
-                            + " s old")
+                            + age(l.ageSeconds())
+                            + " old")
                 .orElse("none"),
         "imds " + imds,
         "wireserver " + wireserver);
+  }
+
+  /** An age as a reader takes it in at a glance: {@code 42 s}, {@code 5 min}, {@code 3 d}. */
+  static String age(long seconds) {
+    if (seconds < 120) {
+      return seconds + " s";
+    }
+    if (seconds < 120 * 60) {
+      return seconds / 60 + " min";
+    }
+    if (seconds < 48 * 3600) {
+      return seconds / 3600 + " h";
+    }
+    return seconds / 86400 + " d";
   }
 
   private static <T> String list(List<T> items, Function<T, String> text) {

@@ -73,7 +73,7 @@ class NetworkSnapshotTest {
     assertThat(snapshot.summary())
         .startsWith(
             "links eth0 down 00:0d:3a:5e:21:07; addresses none; route none; dns 127.0.0.53;"
-                + " lease 168.63.129.16, 259200 s old;");
+                + " lease 168.63.129.16, 3 d old;");
   }
 
   @Test
@@ -137,6 +137,14 @@ class NetworkSnapshotTest {
 
     assertThat(read().links())
         .containsExactly(new NetworkSnapshot.Link("eth0", "dormant", "00:0d:3a:00:00:01"));
+  }
+
+  @Test
+  void aLeasesAge_isWrittenInTheUnitThatReadsAtAGlance() {
+    assertThat(NetworkSnapshot.age(119)).isEqualTo("119 s");
+    assertThat(NetworkSnapshot.age(120)).isEqualTo("2 min");
+    assertThat(NetworkSnapshot.age(47 * 3600 + 3599)).isEqualTo("47 h");
+    assertThat(NetworkSnapshot.age(48 * 3600)).isEqualTo("2 d");
   }
 
   @Test
