@@ -6,7 +6,6 @@ import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.otel.KvprovAttributes;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.Tracer;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -202,29 +201,26 @@ public record NetworkSnapshot(
     return String.join(", ", shown) + more;
   }
 
-  /** The span {@value #SPAN}, under the current one, with every part as an attribute. */
-  public void record(Tracer tracer) {
-    var builder =
-        tracer
-            .spanBuilder(SPAN)
-            .setAttribute(
-                AttributeKey.stringArrayKey("net.links"),
-                links.stream().map(Link::toString).toList())
-            .setAttribute(
-                AttributeKey.stringArrayKey("net.addresses"),
-                addresses.stream().map(Address::toString).toList())
-            .setAttribute("net.default_route", defaultRoute.orElse("none"))
-            .setAttribute(AttributeKey.stringArrayKey("net.dns"), dns)
-            .setAttribute("net.imds", imds)
-            .setAttribute("net.wireserver", wireserver)
-            .setAttribute(KvprovAttributes.SUMMARY, summary());
+  /**
+   * Every part as an attribute of {@code span} (the {@value #SPAN} span, started before the
+   * snapshot was taken, so that its duration is what taking it cost).
+   */
+  public void describe(Span span) {
+    span.setAttribute(
+            AttributeKey.stringArrayKey("net.links"), links.stream().map(Link::toString).toList())
+        .setAttribute(
+            AttributeKey.stringArrayKey("net.addresses"),
+            addresses.stream().map(Address::toString).toList())
+        .setAttribute("net.default_route", defaultRoute.orElse("none"))
+        .setAttribute(AttributeKey.stringArrayKey("net.dns"), dns)
+        .setAttribute("net.imds", imds)
+        .setAttribute("net.wireserver", wireserver)
+        .setAttribute(KvprovAttributes.SUMMARY, summary());
     lease.ifPresent(
         l -> {
-          builder.setAttribute("net.lease.file", l.file());
-          l.server().ifPresent(s -> builder.setAttribute("net.lease.server", s));
-          builder.setAttribute("net.lease.age_s", l.ageSeconds());
+          span.setAttribute("net.lease.file", l.file());
+          l.server().ifPresent(server -> span.setAttribute("net.lease.server", server));
+          span.setAttribute("net.lease.age_s", l.ageSeconds());
         });
-    Span span = builder.startSpan();
-    span.end();
   }
 }

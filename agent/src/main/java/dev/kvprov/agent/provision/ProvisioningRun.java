@@ -539,13 +539,19 @@ public final class ProvisioningRun {
    * reach.
    */
   private Map<String, String> networkSnapshot(Optional<String> wireserverOutcome) {
-    String imds = first == null ? "not asked" : first.outcome();
-    String wireserver =
-        wireserverOutcome.orElseGet(
-            () -> NetworkSnapshot.probe(config.wireserver().endpoint(), WIRESERVER_PROBE));
-    NetworkSnapshot snapshot = NetworkSnapshot.read(root, imds, wireserver, Instant.now());
-    snapshot.record(telemetry.tracer());
-    return Map.of("network", snapshot.summary());
+    // started first: its duration is what the snapshot cost the failing boot, probe included
+    Span span = telemetry.tracer().spanBuilder(NetworkSnapshot.SPAN).startSpan();
+    try {
+      String imds = first == null ? "not asked" : first.outcome();
+      String wireserver =
+          wireserverOutcome.orElseGet(
+              () -> NetworkSnapshot.probe(config.wireserver().endpoint(), WIRESERVER_PROBE));
+      NetworkSnapshot snapshot = NetworkSnapshot.read(root, imds, wireserver, Instant.now());
+      snapshot.describe(span);
+      return Map.of("network", snapshot.summary());
+    } finally {
+      span.end();
+    }
   }
 
   /**
