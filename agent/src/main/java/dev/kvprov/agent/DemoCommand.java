@@ -80,6 +80,7 @@ final class DemoCommand implements Callable<Integer> {
       Files.createDirectories(root.resolve("sys/class/dmi/id"));
       Files.createDirectories(root.resolve("sys/firmware/efi"));
       Files.writeString(root.resolve("sys/class/dmi/id/product_uuid"), VM_ID + "\n");
+      DemoRoot.network(root, chosen != Scenario.NETWORK_DOWN); // what a failure's snapshot reads
     }
     if (chosen == Scenario.CONFIG_ERROR) {
       // An image builder's typo: the VM cannot trust its configuration, and says so to Azure.

@@ -31,6 +31,7 @@ class ArchitectureTest {
               "dev.kvprov.agent.wireserver..",
               "dev.kvprov.agent.certs..",
               "dev.kvprov.agent.ignition..",
+              "dev.kvprov.agent.net..",
               "dev.kvprov.agent.state..")
           .layer("steps")
           .definedBy("dev.kvprov.agent.provision.steps..")

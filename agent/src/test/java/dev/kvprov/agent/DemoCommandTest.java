@@ -131,6 +131,18 @@ class DemoCommandTest {
   }
 
   @Test
+  void networkDown_showsTheSnapshot_inTheTreeAndTheReport() throws Exception {
+    String[] result = demo("network-down");
+
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("20");
+    assertThat(result[1])
+        .contains("network.snapshot  ok: links eth0 down 00:0d:3a:5e:21:07; addresses none;")
+        .contains("|network=links eth0 down 00:0d:3a:5e:21:07; addresses none; route none;")
+        .contains(", 3 d old; imds no answer (")
+        .doesNotContain("json: {"); // the platform heard nothing
+  }
+
+  @Test
   void aConfigurationError_isReportedToThePlatform_insteadOfLeavingItWaiting() throws Exception {
     String[] result = demo("config-error");
 

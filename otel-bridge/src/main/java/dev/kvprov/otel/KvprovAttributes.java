@@ -21,5 +21,11 @@ public final class KvprovAttributes {
    */
   public static final AttributeKey<String> WARNING = AttributeKey.stringKey("kvprov.warning");
 
+  /**
+   * On a span that did not fail: what it found, in one line, which {@code kvp tree} shows after
+   * {@code ok} (the network snapshot of a failed run).
+   */
+  public static final AttributeKey<String> SUMMARY = AttributeKey.stringKey("kvprov.summary");
+
   private KvprovAttributes() {}
 }

@@ -186,6 +186,13 @@ public record KvprovRecord(
         : Optional.empty();
   }
 
+  /** What a span found, in one line ({@link KvprovAttributes#SUMMARY}), on its end record. */
+  public Optional<String> summary() {
+    return kind == Kind.END
+        ? Optional.ofNullable(attributes.get(KvprovAttributes.SUMMARY))
+        : Optional.empty();
+  }
+
   private static Optional<Instant> instant(String text) {
     return Optional.ofNullable(Rfc3339.parseOrNull(text));
   }

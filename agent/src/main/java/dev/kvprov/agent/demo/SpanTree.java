@@ -13,8 +13,8 @@ import java.util.Optional;
 /**
  * The span tree of a pool's kvprov records, as kvprov's grammar rebuilds it ({@link
  * KvprovSpanTree}), one line per span: start offset, duration, status (a failure's error, a
- * warning); spans that started and never finished are marked. {@code kvp tree} shows every
- * writer's; the demo prints its own.
+ * warning, what a span found); spans that started and never finished are marked. {@code kvp tree}
+ * shows every writer's; the demo prints its own.
  */
 public final class SpanTree {
   private SpanTree() {}
@@ -43,7 +43,9 @@ public final class SpanTree {
       outcome =
           (status.equals("error")
                   ? "FAILED: " + node.end().errorMessage().orElse("")
-                  : warning.map(w -> "warning: " + w).orElse("ok"))
+                  : warning
+                      .map(w -> "warning: " + w)
+                      .orElse(node.end().summary().map(f -> "ok: " + f).orElse("ok")))
               + "  "
               + node.end().field(KvpRecordFormat.DURATION).orElse("");
     }

@@ -28,6 +28,17 @@ public final class PlatformReport {
   private final VmId vmId;
   private final String agent;
   private final VerdictGenerations verdicts;
+  private FailureContext context = wireserverOutcome -> Map.of();
+
+  /**
+   * What a failure report adds about the VM (the network snapshot), given what the run learned of
+   * the wireserver when that is what failed.
+   */
+  @FunctionalInterface
+  interface FailureContext {
+    Map<String, String> fields(java.util.Optional<String> wireserverOutcome)
+        throws InterruptedException;
+  }
 
   /**
    * @param verdicts where each report takes its number first, so that a run's report never replaces
@@ -45,6 +56,11 @@ public final class PlatformReport {
     this.vmId = requireNonNull(vmId, "vmId");
     this.agent = "kvprov/" + agentVersion;
     this.wireserver = new WireserverClient(settings, "kvprov v" + agentVersion, telemetry.tracer());
+  }
+
+  /** Adds {@code context}'s fields to every failure this reports (none by default). */
+  void onFailure(FailureContext context) {
+    this.context = requireNonNull(context, "context");
   }
 
   /** The wireserver client, for the optional in-progress report. */
@@ -67,6 +83,8 @@ public final class PlatformReport {
       supporting.put("step", "report_ready");
       supporting.put("exit_code", String.valueOf(ProvisioningRun.Exit.REPORT.code));
       supporting.put("detail", String.valueOf(e.getMessage()));
+      supporting.putAll(
+          context.fields(java.util.Optional.of("failed (" + ProvisioningRun.lastCause(e) + ")")));
       report(failure("Failed to report ready", supporting));
       return false;
     }
@@ -96,7 +114,9 @@ public final class PlatformReport {
    */
   public boolean failed(String reason, Map<String, String> supporting, boolean kvpOnly)
       throws InterruptedException {
-    ProvisioningReport report = failure(reason, supporting);
+    Map<String, String> fields = new LinkedHashMap<>(supporting);
+    fields.putAll(context.fields(java.util.Optional.empty()));
+    ProvisioningReport report = failure(reason, fields);
     boolean written = report(report);
     if (kvpOnly) {
       return written;

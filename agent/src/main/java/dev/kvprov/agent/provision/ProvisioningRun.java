@@ -7,6 +7,7 @@ import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
 import dev.kvprov.agent.imds.ImdsInstance;
+import dev.kvprov.agent.net.NetworkSnapshot;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
@@ -34,6 +35,8 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -113,6 +116,15 @@ public final class ProvisioningRun {
   private Set<Step> steps = EnumSet.allOf(Step.class);
   private Optional<List<String>> groups = Optional.empty();
   private boolean offline;
+
+  /**
+   * How long the network snapshot waits for a TCP connection to the wireserver the run has not
+   * spoken to: a VM without network fails at once or not at all, and a failing boot is not held up.
+   */
+  static final Duration WIRESERVER_PROBE = Duration.ofMillis(300);
+
+  /** IMDS as this run asks it (none before the first online run asks). */
+  private AskedOnce first;
 
   /** systemd's milestones, asked for at the run's start and not yet recorded. */
   private BootMilestones.Pending milestones;
@@ -216,6 +228,7 @@ public final class ProvisioningRun {
     }
     ProvisioningState state = state(config, root);
     AskedOnce first = new AskedOnce(new ImdsClient(config.imds(), telemetry.tracer()));
+    this.first = first;
     VmId id = vmId;
     if (!id.isKnown()) {
       // No SMBIOS (a container, nspawn, an image root): IMDS's id names the markers. Its answer
@@ -249,6 +262,7 @@ public final class ProvisioningRun {
     }
     PlatformReport platform =
         new PlatformReport(config.wireserver(), telemetry, verdicts, id, agentVersion);
+    platform.onFailure(this::networkSnapshot);
     // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
     // VM does its work); but the platform, told Ready before, hears nothing more of them.
     boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
@@ -520,6 +534,27 @@ public final class ProvisioningRun {
   }
 
   /**
+   * The network as a failing run leaves it: the span {@code network.snapshot}, and its summary for
+   * the failure report ({@code network=…}), so that the host sees why the platform was out of
+   * reach.
+   */
+  private Map<String, String> networkSnapshot(Optional<String> wireserverOutcome) {
+    // started first: its duration is what the snapshot cost the failing boot, probe included
+    Span span = telemetry.tracer().spanBuilder(NetworkSnapshot.SPAN).startSpan();
+    try {
+      String imds = first == null ? "not asked" : first.outcome();
+      String wireserver =
+          wireserverOutcome.orElseGet(
+              () -> NetworkSnapshot.probe(config.wireserver().endpoint(), WIRESERVER_PROBE));
+      NetworkSnapshot snapshot = NetworkSnapshot.read(root, imds, wireserver, Instant.now());
+      snapshot.describe(span);
+      return Map.of("network", snapshot.summary());
+    } finally {
+      span.end();
+    }
+  }
+
+  /**
    * IMDS passed over for the media: a warning record, and on the run's span too, so that the tree
    * shows a run that succeeded without IMDS as such.
    */
@@ -605,6 +640,17 @@ public final class ProvisioningRun {
       return instance;
     }
 
+    /** What this run learned of IMDS, for the network snapshot. */
+    String outcome() {
+      if (instance != null) {
+        return "answered";
+      }
+      if (failure != null) {
+        return (failure.refused() ? "refused (" : "no answer (") + lastCause(failure) + ")";
+      }
+      return "not asked";
+    }
+
     /** IMDS's {@code compute.vmId}, checked; unknown, saying why, when there is none to use. */
     VmId vmId() throws InterruptedException {
       try {
@@ -613,6 +659,16 @@ public final class ProvisioningRun {
         return new VmId(VmId.UNKNOWN, "IMDS gave no answer (" + e.getMessage() + ")");
       }
     }
+  }
+
+  /**
+   * The last attempt's failure, which the clients' messages end with ({@code …; last: connect
+   * failed: Connection refused}): what the snapshot's one line has room for.
+   */
+  static String lastCause(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    int last = message.lastIndexOf("last: ");
+    return last < 0 ? message : message.substring(last + "last: ".length());
   }
 
   /** The pool was not told Ready: like any Ready that did not arrive, exit 20. */

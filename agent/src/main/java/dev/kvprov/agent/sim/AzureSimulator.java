@@ -42,6 +42,8 @@ public final class AzureSimulator implements AutoCloseable {
   private final String versions;
   private final HttpServer imds;
   private final HttpServer wireserver;
+  private final int imdsPort;
+  private final int wireserverPort;
   private final ExecutorService executor =
       Executors.newCachedThreadPool(
           r -> {
@@ -91,8 +93,17 @@ public final class AzureSimulator implements AutoCloseable {
     imds.createContext("/metadata/instance", this::instance);
     imds.createContext("/metadata/reprovisiondata", this::reprovisionData);
     wireserver.createContext("/", this::wireserverRequest);
+    imdsPort = imds.getAddress().getPort();
+    wireserverPort = wireserver.getAddress().getPort();
     imds.start();
     wireserver.start();
+    if (scenario == Scenario.NETWORK_DOWN) {
+      // Nothing listens on the ports any more: every connection is refused, as on a VM whose
+      // link is down; the ports stay the endpoints so that the agent has somewhere to try.
+      // (Stopped after a start: only the server's own thread lets go of a listening socket.)
+      imds.stop(0);
+      wireserver.stop(0);
+    }
   }
 
   public static Builder builder() {
@@ -184,12 +195,12 @@ public final class AzureSimulator implements AutoCloseable {
 
   /** Base URL of the simulated IMDS, e.g. {@code http://127.0.0.1:40123}. */
   public URI imdsEndpoint() {
-    return URI.create("http://127.0.0.1:" + imds.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + imdsPort);
   }
 
   /** Base URL of the simulated wireserver. */
   public URI wireserverEndpoint() {
-    return URI.create("http://127.0.0.1:" + wireserver.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + wireserverPort);
   }
 
   public Scenario scenario() {

@@ -53,6 +53,11 @@ public enum Scenario {
   /** A pre-provisioned VM of the Savable kind, which kvprov does not handle. */
   PPS_SAVABLE("a pre-provisioned VM of the Savable kind (not supported: reported as such)"),
   /**
+   * A VM without network: neither IMDS nor the wireserver accepts a connection (refused), so the
+   * failure reaches the host through KVP alone (the demo's root shows its link down).
+   */
+  NETWORK_DOWN("no network: IMDS and the wireserver refuse every connection"),
+  /**
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
    */

@@ -114,6 +114,9 @@ final class TreeCommand implements Callable<Integer> {
     if (!node.message.isEmpty()) {
       out.put("message", node.message); // a failure's reason: what the reader came for
     }
+    if (!node.summary.isEmpty()) {
+      out.put("summary", node.summary);
+    }
     ArrayNode children = out.putArray("children");
     node.children.forEach(c -> toJson(c, children.addObject()));
   }
@@ -158,7 +161,10 @@ final class TreeCommand implements Callable<Integer> {
     String status =
         switch (node.status) {
           // a span that did not fail but warned (kvprov: an attempt tried again)
-          case "ok" -> message.isEmpty() ? "ok" : "warning: " + message;
+          case "ok" ->
+              !message.isEmpty()
+                  ? "warning: " + message
+                  : node.summary.isEmpty() ? "ok" : "ok: " + Text.printable(node.summary);
           case "error" -> "FAILED" + (message.isEmpty() ? "" : ": " + message);
           default -> "STARTED, NEVER FINISHED";
         };

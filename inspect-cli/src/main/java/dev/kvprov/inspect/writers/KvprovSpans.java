@@ -95,6 +95,7 @@ final class KvprovSpans implements SpanReader<KvprovRecord> {
       node.status = end.status().map(s -> s.equals("error") ? "error" : "ok").orElse("ok");
       // a failure's error, or what a span that did not fail warned of (an attempt retried)
       node.message = end.errorMessage().or(end::warning).orElse("");
+      node.summary = end.summary().orElse("");
     }
     return node;
   }

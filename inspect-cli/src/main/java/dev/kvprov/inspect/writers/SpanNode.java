@@ -29,6 +29,10 @@ public final class SpanNode {
 
   public String status = "unfinished";
   public String message = "";
+
+  /** What a span that did not fail found, in one line (kvprov's network snapshot), or empty. */
+  public String summary = "";
+
   public final List<SpanNode> children = new ArrayList<>();
 
   /** The ids the writer recorded (kvprov's, in hex); null for writers that record none. */
