@@ -77,6 +77,8 @@ public final class ProvisioningRun {
     SSH_KEYS(Step.SSH_KEYS),
     /** A pre-provisioned VM of a kind kvprov does not handle (Savable). */
     PPS(18),
+    /** The platform asked for the Guest Proxy Agent, which did not report ready. */
+    GPA(19),
     REPORT(20),
     /** A defect in kvprov itself; still reported like any failure. */
     INTERNAL(30);
@@ -113,6 +115,12 @@ public final class ProvisioningRun {
   private Set<Step> steps = EnumSet.allOf(Step.class);
   private Optional<List<String>> groups = Optional.empty();
   private boolean offline;
+
+  /** How the Guest Proxy Agent's check went, when the platform asked for one. */
+  private Optional<GuestProxyAgent.Status> gpa = Optional.empty();
+
+  /** How long the Guest Proxy Agent is given to say it is ready. */
+  private java.time.Duration gpaWait = GuestProxyAgent.WAIT;
 
   /** systemd's milestones, asked for at the run's start and not yet recorded. */
   private BootMilestones.Pending milestones;
@@ -157,6 +165,12 @@ public final class ProvisioningRun {
    */
   public ProvisioningRun offline(boolean offline) {
     this.offline = offline;
+    return this;
+  }
+
+  /** How long the Guest Proxy Agent is given to report ready (cloud-init's 120 s by default). */
+  ProvisioningRun guestProxyAgentWait(java.time.Duration wait) {
+    this.gpaWait = requireNonNull(wait, "wait");
     return this;
   }
 
@@ -272,6 +286,23 @@ public final class ProvisioningRun {
             e.getMessage(),
             Exit.MEDIA,
             reportedBefore);
+      } catch (DataRefused e) {
+        return fail(
+            platform,
+            "check",
+            "Provisioning data refused",
+            e.getMessage(),
+            Exit.MEDIA,
+            reportedBefore);
+      } catch (ProxyAgentNotReady e) {
+        return fail(
+            platform,
+            "gpa",
+            "Guest Proxy Agent not ready",
+            "the Guest Proxy Agent did not report ready: " + e.status.detail(),
+            Exit.GPA,
+            reportedBefore,
+            Map.of("gpa", e.status.word()));
       } catch (ProvisioningException e) {
         return fail(
             platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()), reportedBefore);
@@ -336,7 +367,12 @@ public final class ProvisioningRun {
     }
     // Last: whoever waits for the report (kvprov status --wait) finds the markers in place.
     // The platform's support reads where the answer came from when it was not IMDS.
-    platform.succeeded(source.equals("imds") ? Map.of() : Map.of("source", source));
+    Map<String, String> supporting = new LinkedHashMap<>();
+    if (!source.equals("imds")) {
+      supporting.put("source", source);
+    }
+    gpa.ifPresent(status -> supporting.put("gpa", status.word()));
+    platform.succeeded(supporting);
     return Exit.OK;
   }
 
@@ -370,10 +406,13 @@ public final class ProvisioningRun {
     } catch (OvfException e) {
       exit = Exit.MEDIA;
       why = "Failed to read provisioning media: " + e.getMessage();
+    } catch (DataRefused e) {
+      exit = Exit.MEDIA;
+      why = "Provisioning data refused: " + e.getMessage();
     } catch (ProvisioningException e) {
       exit = Exit.of(e.step());
       why = e.reason() + ": " + e.detail();
-    } catch (ImdsException | PoolNotReady | PreprovisioningException e) {
+    } catch (ImdsException | PoolNotReady | PreprovisioningException | ProxyAgentNotReady e) {
       throw new IllegalStateException("an offline run asked the platform", e);
     } catch (RuntimeException e) {
       exit = Exit.INTERNAL;
@@ -392,6 +431,8 @@ public final class ProvisioningRun {
   private String provision(PlatformReport platform, boolean unreported, AskedOnce first)
       throws ImdsException,
           OvfException,
+          DataRefused,
+          ProxyAgentNotReady,
           ProvisioningException,
           PreprovisioningException,
           PoolNotReady,
@@ -414,6 +455,26 @@ public final class ProvisioningRun {
     }
     WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
+    try {
+      checked(answer);
+    } catch (DataRefused e) {
+      if (env != null) {
+        env.clearSecrets();
+      }
+      throw e;
+    }
+    if (!offline && unreported && answer.guestProxyAgent()) {
+      // As cloud-init: before the platform is told anything, the proxy in between must be up.
+      GuestProxyAgent.Status status =
+          GuestProxyAgent.check(root, runner, telemetry.tracer(), gpaWait);
+      gpa = Optional.of(status);
+      if (!status.ready()) {
+        if (env != null) {
+          env.clearSecrets();
+        }
+        throw new ProxyAgentNotReady(status);
+      }
+    }
     if (!offline && unreported && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
@@ -473,6 +534,25 @@ public final class ProvisioningRun {
       if (env != null) {
         env.clearSecrets();
       }
+    }
+  }
+
+  /**
+   * The answer checked before anything changes the machine: one span, {@code provision.check},
+   * failed with the reason when a field is refused.
+   */
+  private void checked(PlatformAnswer answer) throws DataRefused {
+    Span span = telemetry.tracer().spanBuilder("provision.check").startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      DataCheck.check(
+          answer.data(),
+          answer.media() == null ? Optional.empty() : answer.media().customData(),
+          root);
+    } catch (DataRefused e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw e;
+    } finally {
+      span.end();
     }
   }
 
@@ -562,10 +642,24 @@ public final class ProvisioningRun {
       Exit exit,
       boolean reportedBefore)
       throws InterruptedException {
+    return fail(platform, step, reason, detail, exit, reportedBefore, Map.of());
+  }
+
+  /** As above, with fields of the step's own (e.g. {@code gpa}) after the detail. */
+  private static Exit fail(
+      PlatformReport platform,
+      String step,
+      String reason,
+      String detail,
+      Exit exit,
+      boolean reportedBefore,
+      Map<String, String> own)
+      throws InterruptedException {
     Map<String, String> supporting = new LinkedHashMap<>();
     supporting.put("step", step);
     supporting.put("exit_code", String.valueOf(exit.code));
     supporting.put("detail", detail);
+    supporting.putAll(own);
     platform.failed(reason, supporting, reportedBefore);
     return exit;
   }
@@ -612,6 +706,17 @@ public final class ProvisioningRun {
       } catch (ImdsException e) {
         return new VmId(VmId.UNKNOWN, "IMDS gave no answer (" + e.getMessage() + ")");
       }
+    }
+  }
+
+  /** The platform asked for the Guest Proxy Agent, and it did not report ready. */
+  private static final class ProxyAgentNotReady extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient GuestProxyAgent.Status status;
+
+    ProxyAgentNotReady(GuestProxyAgent.Status status) {
+      super(status.detail());
+      this.status = status;
     }
   }
 
