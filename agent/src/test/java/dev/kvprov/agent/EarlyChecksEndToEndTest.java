@@ -92,7 +92,7 @@ class EarlyChecksEndToEndTest {
             null,
             11,
             REFUSED,
-            "the admin password is longer than 72 characters"),
+            "admin password longer than 72 characters (Azure's limit)"),
         Arguments.of(
             "a password with a line break",
             password,
@@ -100,7 +100,7 @@ class EarlyChecksEndToEndTest {
             null,
             11,
             REFUSED,
-            "the admin password holds a line break"),
+            "admin password has a line break or NUL: no login can type it"),
         Arguments.of(
             "custom data that is not base64",
             "<CustomData>I2Nsb3VkLWNvbmZpZwp3",
@@ -108,7 +108,7 @@ class EarlyChecksEndToEndTest {
             null,
             11,
             REFUSED,
-            "the custom data (CustomData) is not valid base64"),
+            "custom data (CustomData) is not valid base64"),
         Arguments.of(
             "a user name that is a system group",
             null,

@@ -94,14 +94,11 @@ final class DataCheck {
       int length = Character.codePointCount(chars, 0, chars.length);
       if (length > MAX_PASSWORD) {
         throw new DataRefused(
-            "the admin password is longer than "
-                + MAX_PASSWORD
-                + " characters, the platform's limit for Linux VMs");
+            "admin password longer than " + MAX_PASSWORD + " characters (Azure's limit)");
       }
       for (char c : chars) {
         if (c == '\n' || c == '\r' || c == '\0') {
-          throw new DataRefused(
-              "the admin password holds a line break or a NUL, which no login can take");
+          throw new DataRefused("admin password has a line break or NUL: no login can type it");
         }
       }
     } finally {
@@ -122,14 +119,14 @@ final class DataCheck {
           continue;
         }
         if (c > 0x7f) {
-          throw new DataRefused("the custom data (CustomData) is not valid base64");
+          throw new DataRefused("custom data (CustomData) is not valid base64");
         }
         ascii[n++] = (byte) c;
       }
       trimmed = Arrays.copyOf(ascii, n);
       decoded = Base64.getDecoder().decode(trimmed);
     } catch (IllegalArgumentException e) {
-      throw new DataRefused("the custom data (CustomData) is not valid base64");
+      throw new DataRefused("custom data (CustomData) is not valid base64");
     } finally {
       Arrays.fill(chars, '\0');
       Arrays.fill(ascii, (byte) 0);
