@@ -192,6 +192,24 @@ class EarlyChecksEndToEndTest {
   }
 
   @Test
+  void theAdminUsersOwnEntry_fromAnEarlierRun_isNoClash() throws Exception {
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+      // The markers gone (kvprov clean): the next boot provisions again over its own user.
+      try (Stream<Path> markers = Files.list(root.resolve("var/lib/kvprov"))) {
+        for (Path marker : markers.filter(p -> p.toString().endsWith(".provisioned")).toList()) {
+          Files.delete(marker);
+        }
+      }
+      Files.deleteIfExists(root.resolve("var/lib/kvprov/" + TestVm.ID + ".ready"));
+
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+      assertThat(simulator.reports()).hasSize(2);
+    }
+    assertThat(TestVm.report(root).isSuccess()).isTrue();
+  }
+
+  @Test
   void aColonInThePassword_isCarried_kvprovHashesItItself() throws Exception {
     media(
         "<UserPassword>Fixture-S3cret#never-log-me</UserPassword>",

@@ -119,9 +119,6 @@ public final class ProvisioningRun {
   /** How the Guest Proxy Agent's check went, when the platform asked for one. */
   private Optional<GuestProxyAgent.Status> gpa = Optional.empty();
 
-  /** How long the Guest Proxy Agent is given to say it is ready. */
-  private java.time.Duration gpaWait = GuestProxyAgent.WAIT;
-
   /** systemd's milestones, asked for at the run's start and not yet recorded. */
   private BootMilestones.Pending milestones;
 
@@ -165,12 +162,6 @@ public final class ProvisioningRun {
    */
   public ProvisioningRun offline(boolean offline) {
     this.offline = offline;
-    return this;
-  }
-
-  /** How long the Guest Proxy Agent is given to report ready (cloud-init's 120 s by default). */
-  ProvisioningRun guestProxyAgentWait(java.time.Duration wait) {
-    this.gpaWait = requireNonNull(wait, "wait");
     return this;
   }
 
@@ -466,7 +457,7 @@ public final class ProvisioningRun {
     if (!offline && unreported && answer.guestProxyAgent()) {
       // As cloud-init: before the platform is told anything, the proxy in between must be up.
       GuestProxyAgent.Status status =
-          GuestProxyAgent.check(root, runner, telemetry.tracer(), gpaWait);
+          GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
       gpa = Optional.of(status);
       if (!status.ready()) {
         if (env != null) {
