@@ -63,12 +63,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--bad",
       paramLabel = "FIELD",
-      description = {
-        "With --scenario bad-media: the field the platform gets wrong, refused",
-        "before any change: password (over 72 characters), custom-data (not",
-        "base64), user (a system group's name), hostname (a 64-character label;",
-        "IMDS's answer is refused with it). Default: password."
-      })
+      description =
+          "With --scenario bad-media: the field the platform gets wrong, refused before any"
+              + " change: password (over 72 characters), custom-data (not base64), user (a system"
+              + " group's name) or hostname (a label over 63 characters; IMDS's answer is refused"
+              + " with it). Default: password.")
   String bad;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
