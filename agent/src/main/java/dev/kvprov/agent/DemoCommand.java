@@ -37,7 +37,8 @@ import picocli.CommandLine.Option;
       "",
       "Examples:",
       "  bin/kvprov demo",
-      "  bin/kvprov demo --scenario flaky-imds --dir /tmp/kvprov-demo"
+      "  bin/kvprov demo --scenario flaky-imds --dir /tmp/kvprov-demo",
+      "  bin/kvprov demo --scenario bad-media --bad custom-data"
     })
 final class DemoCommand implements Callable<Integer> {
   static final String VM_ID = "a1b2c3d4-1111-4222-8333-444455556666";
@@ -59,6 +60,16 @@ final class DemoCommand implements Callable<Integer> {
       })
   String scenario;
 
+  @Option(
+      names = "--bad",
+      paramLabel = "FIELD",
+      description =
+          "With --scenario bad-media: the field the platform gets wrong, refused before any"
+              + " change: password (over 72 characters), custom-data (not base64), user (a system"
+              + " group's name) or hostname (a label over 63 characters; IMDS's answer is refused"
+              + " with it). Default: password.")
+  String bad;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -68,6 +79,18 @@ final class DemoCommand implements Callable<Integer> {
       chosen = Scenario.parse(scenario);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (bad != null && chosen != Scenario.BAD_MEDIA) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--bad goes with --scenario bad-media");
+    }
+    if (chosen == Scenario.BAD_MEDIA && bad == null) {
+      bad = "password";
+    }
+    if (bad != null && !BAD_FIELDS.contains(bad)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "unknown field for --bad: '" + bad + "'; one of " + String.join(", ", BAD_FIELDS));
     }
     PrintStream out = System.out;
     Path base =
@@ -110,6 +133,17 @@ final class DemoCommand implements Callable<Integer> {
                         + (chosen == Scenario.PPS_RUNNING ? "Running" : "Savable")
                         + "</PreprovisionedVMType>");
       }
+      if (chosen == Scenario.BAD_MEDIA) {
+        sample = badMedia(sample);
+      }
+      if (chosen == Scenario.GPA) {
+        sample =
+            sample.replace(
+                "<PreprovisionedVm>false</PreprovisionedVm>",
+                "<PreprovisionedVm>false</PreprovisionedVm>\n"
+                    + "      <ProvisionGuestProxyAgent>true</ProvisionGuestProxyAgent>");
+        DemoRoot.guestProxyAgent(root);
+      }
       Files.writeString(media.resolve("ovf-env.xml"), sample);
     }
     if (!isRoot()) {
@@ -117,8 +151,11 @@ final class DemoCommand implements Callable<Integer> {
           "kvprov demo: not running as root: useradd and usermod will fail; run bin/kvprov demo,"
               + " which uses a user namespace (unshare --map-root-user) when it can");
     }
-    try (AzureSimulator simulator =
-        AzureSimulator.builder().scenario(chosen).imdsDelayMillis(1500).start()) {
+    AzureSimulator.Builder platform = AzureSimulator.builder().scenario(chosen);
+    if (bad != null && (bad.equals("user") || bad.equals("hostname"))) {
+      platform.instanceJson(badInstance());
+    }
+    try (AzureSimulator simulator = platform.imdsDelayMillis(1500).start()) {
       if (chosen == Scenario.CERTIFICATE_KEY) {
         // A key named by its certificate's fingerprint alone, as Azure's classic deployments
         // write it: the wireserver's goal state delivers the certificate.
@@ -180,6 +217,35 @@ final class DemoCommand implements Callable<Integer> {
       out.println("  exit status:      " + exit);
       return exit;
     }
+  }
+
+  static final List<String> BAD_FIELDS = List.of("password", "custom-data", "user", "hostname");
+
+  /** The sample media with the field {@code --bad} names made impossible. */
+  private String badMedia(String sample) {
+    return switch (bad) {
+      // Over Azure's 72, still ending in the canary: no message may quote it.
+      case "password" ->
+          sample.replace(
+              "<UserPassword>Demo-Passw0rd.never-log-me</UserPassword>",
+              "<UserPassword>" + "Demo-Passw0rd.".repeat(5) + "never-log-me</UserPassword>");
+      case "custom-data" ->
+          sample.replaceFirst("<CustomData>", "<CustomData>#cloud-config (not base64) ");
+      default -> sample;
+    };
+  }
+
+  /** IMDS's sample answer with the user or host name {@code --bad} names made impossible. */
+  private String badInstance() throws IOException {
+    String json;
+    try (InputStream in = AzureSimulator.class.getResourceAsStream("instance.json")) {
+      json = new String(in.readAllBytes(), UTF_8);
+    }
+    return bad.equals("user")
+        ? json.replace("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"sudo\"")
+        : json.replace(
+            "\"computerName\": \"sim-vm\"",
+            "\"computerName\": \"" + "demo-".repeat(13) + "vm.example\"");
   }
 
   private static boolean isRoot() {

@@ -30,6 +30,7 @@ enum ExitCode {
   SSHD(ProvisioningRun.Exit.SSHD, "sshd"),
   SSH_KEYS(ProvisioningRun.Exit.SSH_KEYS, "SSH keys"),
   PPS(ProvisioningRun.Exit.PPS, "a pre-provisioned VM of a kind not supported (Savable)"),
+  GPA(ProvisioningRun.Exit.GPA, "the Guest Proxy Agent, asked for by the platform, not ready"),
   REPORT(ProvisioningRun.Exit.REPORT, "Ready not reported"),
   INTERNAL(ProvisioningRun.Exit.INTERNAL, "an internal error");
 
@@ -65,7 +66,7 @@ enum ExitCode {
     IMDS,
     IMDS.meaning,
     MEDIA,
-    MEDIA.meaning,
+    "media, or what they or IMDS say refused before any change (a field named)",
     HOSTNAME,
     HOSTNAME.meaning,
     USER,
@@ -80,6 +81,8 @@ enum ExitCode {
     SSH_KEYS.meaning,
     PPS,
     PPS.meaning,
+    GPA,
+    GPA.meaning,
     REPORT,
     REPORT.meaning,
     INTERNAL,

@@ -13,18 +13,21 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoCommandTest {
   @TempDir Path dir;
 
-  private String[] demo(String scenario) throws Exception {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
-            "demo",
-            "--dir",
-            dir.resolve(scenario).toString(),
-            "--scenario",
-            scenario);
+  private String[] demo(String scenario, String... more) throws Exception {
+    java.util.List<String> argv =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "demo",
+                "--dir",
+                dir.resolve(scenario).toString(),
+                "--scenario",
+                scenario));
+    argv.addAll(java.util.List.of(more));
+    ProcessBuilder builder = new ProcessBuilder(argv);
     Process process = builder.start();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread drain =
@@ -140,6 +143,29 @@ class DemoCommandTest {
         .contains("|network=links eth0 down 00:0d:3a:5e:21:07; addresses none; route none;")
         .contains(", 3 d old; imds no answer (")
         .doesNotContain("json: {"); // the platform heard nothing
+  }
+
+  @Test
+  void badMedia_refusesTheChosenField_beforeAnyChange_namingIt() throws Exception {
+    String[] result = demo("bad-media", "--bad", "custom-data");
+
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("11");
+    assertThat(result[1])
+        .contains("provision.check  FAILED: custom data (CustomData) is not valid base64")
+        .contains("result=error|reason=Provisioning data refused")
+        .contains("ProvisioningFailed")
+        .doesNotContain("never-log-me");
+    assertThat(result[2]).doesNotContain("never-log-me");
+    assertThat(Files.readString(dir.resolve("bad-media/root/etc/passwd")))
+        .doesNotContain("azureuser:");
+  }
+
+  @Test
+  void gpa_asksTheStandInProxyAgent_andReportsItReady() throws Exception {
+    String[] result = demo("gpa");
+
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("0");
+    assertThat(result[1]).contains("provision.gpa  ok").contains("|gpa=ready|");
   }
 
   @Test

@@ -107,4 +107,19 @@ public final class DemoRoot {
       Files.setLastModifiedTime(lease, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
     }
   }
+
+  /**
+   * A stand-in {@code azure-proxy-agent} in {@code dir}'s {@code /usr/bin}: a real program that
+   * answers {@code --status} as the real one does once its proxy is set up (exit 0), after a
+   * moment.
+   */
+  public static Path guestProxyAgent(Path dir) throws IOException {
+    Path program = Files.createDirectories(dir.resolve("usr/bin")).resolve("azure-proxy-agent");
+    Files.writeString(
+        program,
+        "#!/bin/sh\n# kvprov demo's stand-in for the Guest Proxy Agent\n"
+            + "[ \"$1\" = --status ] || exit 2\nsleep 1\necho 'proxy agent ready'\nexit 0\n");
+    Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return program;
+  }
 }

@@ -138,7 +138,15 @@ public final class ImdsClient {
           if (answer.tooLong(MAX_BODY_BYTES)) {
             lastFailure = "the metadata is larger than " + MAX_BODY_BYTES + " bytes";
           } else {
-            Optional<ImdsInstance> parsed = parse(answer.body(), attempt);
+            Optional<ImdsInstance> parsed;
+            try {
+              parsed = parse(answer.body(), attempt);
+            } catch (ImdsException rejected) {
+              // An answer, not worth another attempt: this one ends with it, not open forever.
+              span.setStatus(StatusCode.ERROR, rejected.getMessage());
+              span.end();
+              throw rejected;
+            }
             if (parsed.isPresent()) {
               span.end();
               return parsed.get();

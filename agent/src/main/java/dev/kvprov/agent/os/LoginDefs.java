@@ -5,22 +5,32 @@ import java.nio.file.Files;
 
 /** The target system's {@code /etc/login.defs}, for the settings the agent needs. */
 public final class LoginDefs {
-  private static final int DEFAULT_UID_MIN = 1000;
+  /** shadow-utils' default for both {@code UID_MIN} and {@code GID_MIN}. */
+  private static final int DEFAULT_MIN = 1000;
 
   private LoginDefs() {}
 
   /** The first uid of ordinary users: {@code UID_MIN}, else 1000 (shadow-utils' default). */
   public static int uidMin(SystemRoot root) {
+    return number(root, "UID_MIN");
+  }
+
+  /** The first gid of ordinary groups: {@code GID_MIN}, else 1000 (shadow-utils' default). */
+  public static int gidMin(SystemRoot root) {
+    return number(root, "GID_MIN");
+  }
+
+  private static int number(SystemRoot root, String key) {
     try {
       for (String line : Files.readAllLines(root.resolve("/etc/login.defs"))) {
         String[] f = line.strip().split("\\s+");
-        if (f.length == 2 && f[0].equals("UID_MIN")) {
+        if (f.length == 2 && f[0].equals(key)) {
           return Integer.parseInt(f[1]);
         }
       }
     } catch (IOException | NumberFormatException e) {
       // no (readable) login.defs in the target: the usual default
     }
-    return DEFAULT_UID_MIN;
+    return DEFAULT_MIN;
   }
 }

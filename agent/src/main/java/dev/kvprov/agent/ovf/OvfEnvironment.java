@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param sshKeys the public keys and where they go
  * @param preprovisionedVm whether this is a pre-provisioned (pooled) VM
  * @param preprovisionedVmType the pool type ({@code None}, {@code Running}, {@code Savable})
+ * @param provisionGuestProxyAgent whether the platform asks for the Guest Proxy Agent's status to
+ *     be checked ({@code PlatformSettings/ProvisionGuestProxyAgent}; false when absent)
  * @param withoutSecrets the document as read, but for the text of {@code UserPassword} and {@code
  *     CustomData}: what may be kept on disk for the guest agent
  */
@@ -30,6 +32,7 @@ public record OvfEnvironment(
     List<SshKey> sshKeys,
     boolean preprovisionedVm,
     String preprovisionedVmType,
+    boolean provisionGuestProxyAgent,
     String withoutSecrets) {
 
   /** One {@code SSH/PublicKeys/PublicKey}. */
@@ -67,6 +70,8 @@ public record OvfEnvironment(
         + preprovisionedVm
         + ", preprovisionedVmType="
         + preprovisionedVmType
+        + ", provisionGuestProxyAgent="
+        + provisionGuestProxyAgent
         + "]";
   }
 

@@ -354,6 +354,7 @@ public final class OvfParser {
         fields.getOrDefault(
             "platform.PreprovisionedVMType",
             fields.getOrDefault("platform.PreprovisionedVmType", "None")),
+        "true".equals(lower(fields.get("platform.ProvisionGuestProxyAgent"))),
         kept);
   }
 

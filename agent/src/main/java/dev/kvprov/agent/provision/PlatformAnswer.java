@@ -53,6 +53,14 @@ public record PlatformAnswer(
     return Preprovisioning.NONE;
   }
 
+  /**
+   * Whether the platform asks for the Guest Proxy Agent's status to be checked: the media's {@code
+   * ProvisionGuestProxyAgent}, where cloud-init reads it too (IMDS documents no such field).
+   */
+  public boolean guestProxyAgent() {
+    return media != null && media.provisionGuestProxyAgent();
+  }
+
   /** Where IMDS's instance comes from: IMDS itself, or what an earlier request of this run got. */
   interface Instances {
     ImdsInstance fetch() throws ImdsException, InterruptedException;

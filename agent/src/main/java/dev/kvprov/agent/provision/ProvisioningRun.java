@@ -80,6 +80,8 @@ public final class ProvisioningRun {
     SSH_KEYS(Step.SSH_KEYS),
     /** A pre-provisioned VM of a kind kvprov does not handle (Savable). */
     PPS(18),
+    /** The platform asked for the Guest Proxy Agent, which did not report ready. */
+    GPA(19),
     REPORT(20),
     /** A defect in kvprov itself; still reported like any failure. */
     INTERNAL(30);
@@ -125,6 +127,9 @@ public final class ProvisioningRun {
 
   /** IMDS as this run asks it (none before the first online run asks). */
   private AskedOnce first;
+
+  /** How the Guest Proxy Agent's check went, when the platform asked for one. */
+  private Optional<GuestProxyAgent.Status> gpa = Optional.empty();
 
   /** systemd's milestones, asked for at the run's start and not yet recorded. */
   private BootMilestones.Pending milestones;
@@ -286,6 +291,23 @@ public final class ProvisioningRun {
             e.getMessage(),
             Exit.MEDIA,
             reportedBefore);
+      } catch (DataRefused e) {
+        return fail(
+            platform,
+            "check",
+            "Provisioning data refused",
+            e.getMessage(),
+            Exit.MEDIA,
+            reportedBefore);
+      } catch (ProxyAgentNotReady e) {
+        return fail(
+            platform,
+            "gpa",
+            "Guest Proxy Agent not ready",
+            "the Guest Proxy Agent did not report ready: " + e.status.detail(),
+            Exit.GPA,
+            reportedBefore,
+            Map.of("gpa", e.status.word()));
       } catch (ProvisioningException e) {
         return fail(
             platform, e.step().id(), e.reason(), e.detail(), Exit.of(e.step()), reportedBefore);
@@ -350,7 +372,12 @@ public final class ProvisioningRun {
     }
     // Last: whoever waits for the report (kvprov status --wait) finds the markers in place.
     // The platform's support reads where the answer came from when it was not IMDS.
-    platform.succeeded(source.equals("imds") ? Map.of() : Map.of("source", source));
+    Map<String, String> supporting = new LinkedHashMap<>();
+    if (!source.equals("imds")) {
+      supporting.put("source", source);
+    }
+    gpa.ifPresent(status -> supporting.put("gpa", status.word()));
+    platform.succeeded(supporting);
     return Exit.OK;
   }
 
@@ -384,10 +411,13 @@ public final class ProvisioningRun {
     } catch (OvfException e) {
       exit = Exit.MEDIA;
       why = "Failed to read provisioning media: " + e.getMessage();
+    } catch (DataRefused e) {
+      exit = Exit.MEDIA;
+      why = "Provisioning data refused: " + e.getMessage();
     } catch (ProvisioningException e) {
       exit = Exit.of(e.step());
       why = e.reason() + ": " + e.detail();
-    } catch (ImdsException | PoolNotReady | PreprovisioningException e) {
+    } catch (ImdsException | PoolNotReady | PreprovisioningException | ProxyAgentNotReady e) {
       throw new IllegalStateException("an offline run asked the platform", e);
     } catch (RuntimeException e) {
       exit = Exit.INTERNAL;
@@ -406,6 +436,8 @@ public final class ProvisioningRun {
   private String provision(PlatformReport platform, boolean unreported, AskedOnce first)
       throws ImdsException,
           OvfException,
+          DataRefused,
+          ProxyAgentNotReady,
           ProvisioningException,
           PreprovisioningException,
           PoolNotReady,
@@ -428,6 +460,26 @@ public final class ProvisioningRun {
     }
     WireserverClient wireserver = platform.wireserver();
     OvfEnvironment env = answer.media();
+    try {
+      checked(answer);
+    } catch (DataRefused e) {
+      if (env != null) {
+        env.clearSecrets();
+      }
+      throw e;
+    }
+    if (!offline && unreported && answer.guestProxyAgent()) {
+      // As cloud-init: before the platform is told anything, the proxy in between must be up.
+      GuestProxyAgent.Status status =
+          GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
+      gpa = Optional.of(status);
+      if (!status.ready()) {
+        if (env != null) {
+          env.clearSecrets();
+        }
+        throw new ProxyAgentNotReady(status);
+      }
+    }
     if (!offline && unreported && config.reportInProgress()) {
       try {
         wireserver.report(Health.inProgress("kvprov is provisioning the VM"));
@@ -487,6 +539,25 @@ public final class ProvisioningRun {
       if (env != null) {
         env.clearSecrets();
       }
+    }
+  }
+
+  /**
+   * The answer checked before anything changes the machine: one span, {@code provision.check},
+   * failed with the reason when a field is refused.
+   */
+  private void checked(PlatformAnswer answer) throws DataRefused {
+    Span span = telemetry.tracer().spanBuilder("provision.check").startSpan();
+    try (Scope ignored = span.makeCurrent()) {
+      DataCheck.check(
+          answer.data(),
+          answer.media() == null ? Optional.empty() : answer.media().customData(),
+          root);
+    } catch (DataRefused e) {
+      span.setStatus(StatusCode.ERROR, e.getMessage());
+      throw e;
+    } finally {
+      span.end();
     }
   }
 
@@ -597,10 +668,24 @@ public final class ProvisioningRun {
       Exit exit,
       boolean reportedBefore)
       throws InterruptedException {
+    return fail(platform, step, reason, detail, exit, reportedBefore, Map.of());
+  }
+
+  /** As above, with fields of the step's own (e.g. {@code gpa}) after the detail. */
+  private static Exit fail(
+      PlatformReport platform,
+      String step,
+      String reason,
+      String detail,
+      Exit exit,
+      boolean reportedBefore,
+      Map<String, String> own)
+      throws InterruptedException {
     Map<String, String> supporting = new LinkedHashMap<>();
     supporting.put("step", step);
     supporting.put("exit_code", String.valueOf(exit.code));
     supporting.put("detail", detail);
+    supporting.putAll(own);
     platform.failed(reason, supporting, reportedBefore);
     return exit;
   }
@@ -669,6 +754,17 @@ public final class ProvisioningRun {
     String message = String.valueOf(e.getMessage());
     int last = message.lastIndexOf("last: ");
     return last < 0 ? message : message.substring(last + "last: ".length());
+  }
+
+  /** The platform asked for the Guest Proxy Agent, and it did not report ready. */
+  private static final class ProxyAgentNotReady extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient GuestProxyAgent.Status status;
+
+    ProxyAgentNotReady(GuestProxyAgent.Status status) {
+      super(status.detail());
+      this.status = status;
+    }
   }
 
   /** The pool was not told Ready: like any Ready that did not arrive, exit 20. */

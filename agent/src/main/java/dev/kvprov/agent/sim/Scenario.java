@@ -61,7 +61,18 @@ public enum Scenario {
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
    */
-  CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)");
+  CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)"),
+  /**
+   * Everything answers at once, but what the platform asks for cannot be done (demo: {@code --bad}
+   * chooses the field, refused before any change; the simulator alone behaves as {@link #OK}).
+   */
+  BAD_MEDIA("a field cannot be carried out (demo: --bad chooses which)"),
+  /**
+   * Everything answers at once, and the media ask for the Guest Proxy Agent (demo: a stand-in
+   * {@code azure-proxy-agent} in the root answers ready; the simulator alone behaves as {@link
+   * #OK}).
+   */
+  GPA("the media ask for the Guest Proxy Agent (demo: a stand-in answers ready)");
 
   private final String description;
 

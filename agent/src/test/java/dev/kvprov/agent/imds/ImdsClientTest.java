@@ -356,6 +356,38 @@ class ImdsClientTest {
     assertThat(simulator.imdsRequests()).isEqualTo(1);
   }
 
+  @Test
+  void rejectedMetadata_endsItsAttemptsSpan_failed() {
+    simulator =
+        AzureSimulator.builder()
+            .instanceJson(
+                "{\"compute\": {\"vmId\": \"x\", \"osProfile\": {\"adminUsername\": \"a\","
+                    + " \"computerName\": \"bad_host!\"}}}")
+            .start();
+    java.util.List<io.opentelemetry.sdk.trace.data.SpanData> spans =
+        dev.kvprov.agent.SpanRecorder.record(
+            tracer -> {
+              ImdsClient client =
+                  new ImdsClient(
+                      new AgentConfig.Imds(
+                          simulator.imdsEndpoint(),
+                          Duration.ofSeconds(2),
+                          Duration.ofSeconds(2),
+                          Duration.ofMillis(50),
+                          Duration.ofSeconds(10)),
+                      tracer);
+              assertThatThrownBy(client::fetch).isInstanceOf(ImdsException.class);
+            });
+
+    assertThat(spans)
+        .filteredOn(s -> s.getName().equals("imds.attempt"))
+        .singleElement()
+        .satisfies(
+            s ->
+                assertThat(s.getStatus().getStatusCode())
+                    .isEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR));
+  }
+
   /**
    * JSON that is not instance metadata is rejected the one way, whatever is wrong with it: at the
    * first answer, as a refusal (the media do not overrule it), naming where. Only a body that is
