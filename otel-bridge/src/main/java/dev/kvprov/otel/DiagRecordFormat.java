@@ -191,9 +191,9 @@ final class DiagRecordFormat {
         switch (record.kind()) {
           case LOG -> record.field(KvpRecordFormat.BODY).orElse("");
           case EVENT -> record.field(KvpRecordFormat.EVENT).orElse("");
-          case END ->
-              record.errorMessage().or(record::warning).orElse(record.name().orElse("") + " ended");
-          default -> record.name().orElse("") + " started";
+          // a failure's reason, or what an attempt tried again for; the key says the rest
+          case END -> record.errorMessage().or(record::warning).orElse("");
+          default -> "";
         };
     StringBuilder out = new StringBuilder(512);
     out.append("{\"target\":\"kvprov\",\"level\":\"")
