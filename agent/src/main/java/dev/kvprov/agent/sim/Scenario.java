@@ -56,7 +56,13 @@ public enum Scenario {
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
    */
-  CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)");
+  CONFIG_ERROR("the image's configuration has a mistake (demo only: a drop-in of the wrong type)"),
+  /**
+   * Everything answers at once; the demo's configuration sets {@code kvp.formats = ["kvprov",
+   * "diag"]}, so the pool holds each record in azure-init's DIAG grammar too (the simulator alone
+   * behaves as {@link #OK}).
+   */
+  DIAG_RECORDS("records in azure-init's DIAG grammar too (demo: kvp.formats)");
 
   private final String description;
 
