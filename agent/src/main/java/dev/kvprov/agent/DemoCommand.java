@@ -175,7 +175,10 @@ final class DemoCommand implements Callable<Integer> {
               + "retry_interval_secs = 0.2\nread_timeout_secs = 3\n\n"
               + "[wireserver]\nendpoint = \""
               + simulator.wireserverEndpoint()
-              + "\"\ntotal_retry_timeout_secs = 8\n");
+              + "\"\ntotal_retry_timeout_secs = 8\n"
+              + (chosen == Scenario.DIAG_RECORDS
+                  ? "\n[kvp]\nformats = [\"kvprov\", \"diag\"]\n"
+                  : ""));
       out.println(
           "== kvprov demo: scenario " + chosen.cliName() + " (" + chosen.description() + ")");
       out.println("== provisioning " + root + " (trace on stderr as it happens)");
@@ -208,6 +211,9 @@ final class DemoCommand implements Callable<Integer> {
       out.println("== where everything is");
       out.println("  root filesystem:  " + root);
       out.println("  KVP pool:         " + pool + "   (try: kvp tree --file " + pool + ")");
+      if (chosen == Scenario.DIAG_RECORDS) {
+        out.println("  DIAG records:     kvp list --writer azure-init-diag --file " + pool);
+      }
       out.println("  markers:          " + root.resolve("var/lib/kvprov"));
       out.println("  configuration:    " + config);
       out.println(

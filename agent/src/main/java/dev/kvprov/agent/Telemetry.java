@@ -87,7 +87,8 @@ final class Telemetry {
                 .lockTimeout(t.kvpLockTimeout())
                 .archive(archive, PoolFile.DEFAULT_ARCHIVE_KEEP)
                 .build())
-        .kvpDiagnostics(t.kvp());
+        .kvpDiagnostics(t.kvp())
+        .diagRecords(t.diagRecords());
     if (!t.lateRecordsWait().isZero()) {
       builder.lateRecordWriter(
           new BackgroundPoolWriter(

@@ -169,6 +169,24 @@ class DemoCommandTest {
   }
 
   @Test
+  void diagRecords_writesEveryStepInAzureInitsGrammarToo_andSaysHowToListThem() throws Exception {
+    String[] result = demo("diag-records");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    Path pool = dir.resolve("diag-records/root/var/lib/hyperv/.kvp_pool_1");
+    assertThat(result[1])
+        .contains("provision.user  ok")
+        .contains("DIAG records:     kvp list --writer azure-init-diag --file " + pool);
+    java.util.List<String> keys =
+        dev.kvprov.kvp.PoolFile.builder().file(pool).build().read().records().stream()
+            .map(dev.kvprov.kvp.KvpRecord::key)
+            .toList();
+    assertThat(keys).anyMatch(k -> k.startsWith("DIAG|kvprov/0.1.0|" + DemoCommand.VM_ID + "|"));
+    assertThat(keys.stream().filter(k -> k.matches("DIAG\\|[^|]*\\|[^|]*\\|start\\|.*\\|0")))
+        .hasSameSizeAs(keys.stream().filter(k -> k.matches("kvprov-1\\|.*\\|start\\|.*")).toList());
+  }
+
+  @Test
   void aConfigurationError_isReportedToThePlatform_insteadOfLeavingItWaiting() throws Exception {
     String[] result = demo("config-error");
 

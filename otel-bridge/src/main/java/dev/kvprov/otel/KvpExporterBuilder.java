@@ -102,7 +102,8 @@ public final class KvpExporterBuilder {
                   bootClock == null ? null : new BootAnchoredClock(bootClock)),
               recordBudget,
               new FailureReporter(stderr),
-              null);
+              null,
+              java.util.Optional.empty());
     }
     return sink;
   }

@@ -59,14 +59,19 @@ final class KvpSink {
 
   private final LateRecordWriter lateWriter;
 
+  /** azure-init's grammar, when each record is written in it too (in the same append). */
+  private final Optional<DiagRecordFormat> diag;
+
   KvpSink(
       PoolFile pool,
       LockWaits waits,
       SpanRecords records,
       int recordBudget,
       FailureReporter failures,
-      LateRecordWriter lateWriter) {
+      LateRecordWriter lateWriter,
+      Optional<DiagRecordFormat> diag) {
     this.pool = pool;
+    this.diag = diag;
     this.lateWriter = lateWriter;
     this.waits = waits;
     this.records = records;
@@ -87,7 +92,10 @@ final class KvpSink {
     foundAtStart = 0;
   }
 
-  /** kvprov records already in the pool: an earlier run this boot spent part of the budget. */
+  /**
+   * kvprov records already in the pool, in either form: an earlier run this boot spent part of the
+   * budget.
+   */
   private static int countOwnRecords(PoolFile pool, LockWaits waits, FailureReporter failures) {
     int[] count = new int[1];
     try {
@@ -98,7 +106,9 @@ final class KvpSink {
                 new PoolVisitor() {
                   @Override
                   public void entry(PoolEntry entry) {
-                    if (KvpRecordFormat.isKvprovKey(entry.key())) {
+                    // its DIAG records too, written this boot with that setting or not
+                    if (KvpRecordFormat.isKvprovKey(entry.key())
+                        || DiagRecordFormat.isKvprovKey(entry.key())) {
                       count[0]++;
                     }
                   }
@@ -303,7 +313,13 @@ final class KvpSink {
   private Outcome write(KvprovRecord record, RecordBudget.Priority priority) {
     List<KvpRecord> encoded;
     try {
-      encoded = KvpRecordFormat.encode(KvpRecordFormat.fitted(record));
+      KvprovRecord fitted = KvpRecordFormat.fitted(record);
+      encoded = KvpRecordFormat.encode(fitted);
+      if (diag.isPresent()) {
+        // One budget decision for both forms, so that a step is in both or in neither.
+        encoded = new ArrayList<>(encoded);
+        encoded.addAll(diag.get().encode(fitted));
+      }
     } catch (RuntimeException e) {
       failures.failure(NAME, e);
       return Outcome.FAILED;

@@ -119,7 +119,17 @@ public final class KvpTelemetry implements AutoCloseable {
         SdkLoggerProvider.builder().setClock(clock).setResource(resource);
     if (b.pool != null) {
       waits = new LockWaits(b.pool.lockTimeout());
-      kvp = new KvpSink(b.pool, waits, records, b.recordBudget, failures, b.lateRecordWriter);
+      kvp =
+          new KvpSink(
+              b.pool,
+              waits,
+              records,
+              b.recordBudget,
+              failures,
+              b.lateRecordWriter,
+              b.diagRecords
+                  ? Optional.of(new DiagRecordFormat(b.serviceName + "/" + b.serviceVersion))
+                  : Optional.empty());
       if (b.kvpDiagnostics) {
         traces.addSpanProcessor(new KvpSpanStartProcessor(kvp));
         traces.addSpanProcessor(SimpleSpanProcessor.create(new KvpSpanExporter(kvp, false)));
@@ -403,6 +413,7 @@ public final class KvpTelemetry implements AutoCloseable {
     private VmId vmId = new VmId(VmId.UNKNOWN, "not given");
     private BootClock bootClock;
     private boolean kvpDiagnostics = true;
+    private boolean diagRecords;
     private PoolFile pool;
     private int recordBudget = 300;
     private PrintStream stderr = System.err;
@@ -450,6 +461,16 @@ public final class KvpTelemetry implements AutoCloseable {
      */
     public Builder kvpDiagnostics(boolean kvpDiagnostics) {
       this.kvpDiagnostics = kvpDiagnostics;
+      return this;
+    }
+
+    /**
+     * Whether each record also goes to the pool in azure-init's diagnostic grammar ({@code DIAG},
+     * default false), for host-side tools that read only that. Both forms of a record are written
+     * in one append and share the {@link #recordBudget}: a step is in both or in neither.
+     */
+    public Builder diagRecords(boolean diagRecords) {
+      this.diagRecords = diagRecords;
       return this;
     }
 

@@ -33,7 +33,8 @@ class KvpExportersTest {
         new SpanRecords(Harness.VM_ID, new Redactor(), null),
         300,
         new FailureReporter(harness.stderr),
-        null);
+        null,
+        java.util.Optional.empty());
   }
 
   /** A real ended span, made by the SDK. */

@@ -89,7 +89,8 @@ public final class AgentConfig {
       String stderrLevel,
       String otlpEndpoint,
       Duration kvpLockTimeout,
-      Duration lateRecordsWait) {}
+      Duration lateRecordsWait,
+      boolean diagRecords) {}
 
   public Imds imds() {
     return new Imds(
@@ -132,7 +133,8 @@ public final class AgentConfig {
         string(ConfigKey.TELEMETRY_STDERR_LEVEL),
         string(ConfigKey.TELEMETRY_OTLP_ENDPOINT),
         seconds(ConfigKey.TELEMETRY_KVP_LOCK_TIMEOUT),
-        seconds(ConfigKey.TELEMETRY_LATE_RECORDS_WAIT));
+        seconds(ConfigKey.TELEMETRY_LATE_RECORDS_WAIT),
+        ((List<?>) value(ConfigKey.KVP_FORMATS)).contains("diag"));
   }
 
   /**

@@ -59,6 +59,7 @@ enum ConfigKey {
       "telemetry.stderr_level", Type.choice("debug", "info", "warn", "error", "off"), "info"),
   TELEMETRY_OTLP_ENDPOINT("telemetry.otlp_endpoint", Type.STRING, ""),
   TELEMETRY_KVP_LOCK_TIMEOUT("telemetry.kvp_lock_timeout_secs", Type.SECONDS, 5.0),
+  KVP_FORMATS("kvp.formats", Type.KVP_FORMATS, List.of("kvprov")),
   TELEMETRY_LATE_RECORDS_WAIT("telemetry.late_records_wait_secs", Type.SECONDS, 600.0),
   STATE_DIRECTORY("state.directory", Type.STRING, "/var/lib/kvprov"),
   AZURE_INIT_DATA_DIR("azure_init_data_dir.path", Type.STRING, "/var/lib/azure-init"),
@@ -108,6 +109,17 @@ enum ConfigKey {
             List.of(), false);
     static final Type WHOLE_SECONDS =
         new Type("a whole number of seconds from 0 (off) to 86400", List.of(), false);
+
+    /**
+     * kvprov's own records always: the budget, {@code kvp status} and the next run read them;
+     * azure-init's {@code DIAG} form is a second copy for host tools that read only that.
+     */
+    static final Type KVP_FORMATS =
+        new Type(
+            "a list of \"kvprov\" and \"diag\" that holds \"kvprov\"",
+            List.of("kvprov", "diag"),
+            true);
+
     static final Type DROP_IN =
         new Type("a file name ending in .conf, without a directory", List.of(), false);
 
@@ -155,6 +167,9 @@ enum ConfigKey {
             throw new IllegalArgumentException();
           }
           values.add(item.textValue());
+        }
+        if (this == KVP_FORMATS && !values.contains("kvprov")) {
+          throw new IllegalArgumentException();
         }
         return List.copyOf(values);
       }

@@ -72,7 +72,13 @@ public enum Scenario {
    * {@code azure-proxy-agent} in the root answers ready; the simulator alone behaves as {@link
    * #OK}).
    */
-  GPA("the media ask for the Guest Proxy Agent (demo: a stand-in answers ready)");
+  GPA("the media ask for the Guest Proxy Agent (demo: a stand-in answers ready)"),
+  /**
+   * Everything answers at once; the demo's configuration sets {@code kvp.formats = ["kvprov",
+   * "diag"]}, so the pool holds each record in azure-init's DIAG grammar too (the simulator alone
+   * behaves as {@link #OK}).
+   */
+  DIAG_RECORDS("records in azure-init's DIAG grammar too (demo: kvp.formats)");
 
   private final String description;
 

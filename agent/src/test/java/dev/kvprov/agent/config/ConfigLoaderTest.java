@@ -171,6 +171,15 @@ class ConfigLoaderTest {
             new String[] {"[ssh]\nauthorized_keys_dir = \".\"\n", "expected a directory inside"},
             new String[] {
               "[ssh]\nsshd_drop_in = \"../sshd_config\"\n", "expected a file name ending in .conf"
+            },
+            new String[] {
+              "[kvp]\nformats = [\"diag\"]\n",
+              "kvp.formats = [\"diag\"]: expected a list of \"kvprov\" and \"diag\" that holds"
+                  + " \"kvprov\""
+            },
+            new String[] {
+              "[kvp]\nformats = [\"kvprov\", \"json\"]\n",
+              "expected a list of \"kvprov\" and \"diag\""
             })) {
       Path file = write("etc/kvprov/kvprov.toml", bad[0]);
 
@@ -188,6 +197,17 @@ class ConfigLoaderTest {
                             assertThat(f.toString()).startsWith(file + ":2:1: ").contains(bad[1]);
                           }));
     }
+  }
+
+  @Test
+  void kvpFormats_areKvprovsAlone_byDefault_andDiagRecordsWhenAskedFor() throws Exception {
+    assertThat(ConfigLoader.load(root, Optional.empty()).telemetry().diagRecords()).isFalse();
+
+    write("etc/kvprov/kvprov.toml", "[kvp]\nformats = [\"kvprov\", \"diag\"]\n");
+
+    AgentConfig config = ConfigLoader.load(root, Optional.empty());
+    assertThat(config.warnings()).isEmpty();
+    assertThat(config.telemetry().diagRecords()).isTrue();
   }
 
   @Test

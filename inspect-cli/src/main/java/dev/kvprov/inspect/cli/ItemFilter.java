@@ -37,8 +37,13 @@ final class ItemFilter {
     this.writer = writer;
   }
 
+  /**
+   * Whether the listing shows the item: a second copy of another writer's items (kvprov's DIAG
+   * records) only when its own writer is asked for, so that no step shows twice.
+   */
   boolean accepts(Item item) {
-    return accepts(item.writer(), item.key(), item.value());
+    return accepts(item.writer(), item.key(), item.value())
+        && (writer != null || !item.writer().reader().copy(item));
   }
 
   boolean accepts(Writer itemWriter, String key, String value) {

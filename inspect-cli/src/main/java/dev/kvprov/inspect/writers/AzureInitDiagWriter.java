@@ -211,6 +211,15 @@ public final class AzureInitDiagWriter {
 
   /** Its items: each key and payload read once ({@link Read}), for its event, spans and points. */
   private static final class Reader extends ItemReader<Read> {
+    /**
+     * kvprov writes its records in this grammar too when asked ({@code kvp.formats}), as the agent
+     * {@code kvprov/<version>}, always beside its own form of the same records.
+     */
+    @Override
+    public boolean copy(Item item) {
+      return item.key().startsWith("DIAG|kvprov/");
+    }
+
     /** A compressed payload, decoded whole (up to 64 MiB). */
     @Override
     public Optional<Payload> payload(Item item) {

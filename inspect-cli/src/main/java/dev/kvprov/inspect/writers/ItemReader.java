@@ -28,6 +28,15 @@ public abstract class ItemReader<R> {
     return Optional.empty();
   }
 
+  /**
+   * Whether the item is a second copy of what another writer's items in the pool say (kvprov's own
+   * records, also written in azure-init's {@code DIAG} grammar): the views of a boot (tree, report,
+   * timeline, list without {@code --writer}) leave it out, so that no step shows twice.
+   */
+  public boolean copy(Item item) {
+    return false;
+  }
+
   /** A fresh reader of its items into spans, for one read of a pool. */
   SpanReader<R> spans() {
     return SpanReader.none();
@@ -100,6 +109,9 @@ public abstract class ItemReader<R> {
     return new Pass() {
       @Override
       public Ready read(Item item) {
+        if (copy(item)) {
+          return into -> {};
+        }
         Optional<R> reading = reading(item);
         return into -> {
           if (reading.isPresent()) {
