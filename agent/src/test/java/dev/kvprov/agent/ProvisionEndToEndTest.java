@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.agent.sim.SimulatedNics;
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
 import dev.kvprov.fixtures.HeldPool;
@@ -575,19 +576,75 @@ class ProvisionEndToEndTest {
     assertNoCanary();
   }
 
+  /** The guest's /sys/class/net with loopback and the pool's NIC. */
+  private Path poolNic() throws Exception {
+    Path classNet = root.resolve("sys/class/net");
+    SimulatedNics.loopback(classNet);
+    SimulatedNics.plug(classNet, "eth0", 2);
+    return classNet;
+  }
+
   @Test
-  void aPreprovisionedSavableVm_isReportedAsUnsupported_notMishandled() throws Exception {
+  void aPreprovisionedSavableVm_isReadyInThePool_getsANewNic_thenProvisionsForItsCustomer()
+      throws Exception {
+    pooled("Savable");
+    Path classNet = poolNic();
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).nics(classNet).start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      // Ready for the pool, then Ready for the customer.
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}", "{\"state\":\"Ready\"}");
+    }
+    assertThat(spanNames())
+        .containsSubsequence(
+            "wireserver.report",
+            "pps.nic_detach",
+            "pps.nic_attach",
+            "pps.wait",
+            "provision.user",
+            "wireserver.report");
+    assertThat(report().isSuccess()).isTrue();
+    assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:");
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .anyMatch(l -> l.startsWith("azureuser:$6$"));
+    assertNoCanary();
+  }
+
+  @Test
+  void aSavableVmWhoseNicIsNeverTaken_failsWith18_namingTheWait_untouched() throws Exception {
+    pooled("Savable");
+    poolNic(); // the simulator is not given it: the NIC stays
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
+      assertThat(provision(simulator, "", "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n"))
+          .isEqualTo(18);
+
+      assertThat(simulator.reports()).hasSize(2);
+      assertThat(simulator.reports().get(0).body()).isEqualTo("{\"state\":\"Ready\"}");
+      assertThat(simulator.reports().get(1).body()).contains("Pre-provisioned VM not handed over");
+    }
+    assertThat(report().get("step")).contains("pps");
+    assertThat(report().get("detail").orElseThrow())
+        .contains("preprovisioning.nic_detach_timeout_secs");
+    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+  }
+
+  @Test
+  void aSavableVmWithNoNicToWatch_failsWith18_beforeThePoolHearsReady() throws Exception {
     pooled("Savable");
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
       assertThat(provision(simulator)).isEqualTo(18);
 
-      assertThat(simulator.reports()).hasSize(1);
-      assertThat(simulator.reports().get(0).body()).contains("Pre-provisioning not supported");
+      assertThat(simulator.reports())
+          .singleElement()
+          .satisfies(r -> assertThat(r.body()).contains("Pre-provisioned VM not handed over"));
     }
-    assertThat(report().get("step")).contains("pps");
-    assertThat(report().get("detail").orElseThrow()).contains("Savable");
-    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+    assertThat(report().get("detail").orElseThrow())
+        .isEqualTo("the NICs in /sys/class/net cannot be watched: no such file or directory");
   }
 
   @Test
