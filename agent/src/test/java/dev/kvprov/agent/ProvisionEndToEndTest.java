@@ -633,6 +633,42 @@ class ProvisionEndToEndTest {
   }
 
   @Test
+  void aSavableVmWhosePoolReadyIsUnconfirmed_stillWaitsForItsNic() throws Exception {
+    pooled("Savable");
+    poolNic();
+    int closedPort;
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = s.getLocalPort();
+    }
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
+      // The NIC may go before Ready's answer comes: here no wireserver answers at all.
+      Path config = dir.resolve("kvprov.toml");
+      Files.writeString(
+          config,
+          "[imds]\nendpoint = \""
+              + simulator.imdsEndpoint()
+              + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
+              + "[wireserver]\nendpoint = \"http://127.0.0.1:"
+              + closedPort
+              + "\"\ntotal_retry_timeout_secs = 0.5\n\n"
+              + "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n");
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+
+      // Not 20 (Ready not reported): the run went on to wait for the NIC, which never went.
+      assertThat(ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8)))
+          .as(stderr.toString(UTF_8))
+          .isEqualTo(18);
+    }
+    assertThat(stderr.toString(UTF_8)).contains("the pool's Ready was not confirmed");
+    assertThat(report().get("detail").orElseThrow())
+        .contains("preprovisioning.nic_detach_timeout_secs");
+  }
+
+  @Test
   void aSavableVmWithNoNicToWatch_failsWith18_beforeThePoolHearsReady() throws Exception {
     pooled("Savable");
     try (AzureSimulator simulator =

@@ -55,7 +55,7 @@ public enum Scenario {
    * heard Ready, the platform swaps the VM's NIC (in the guest's {@code /sys/class/net}, when the
    * simulator has one) and only then answers the reprovisioning data.
    */
-  PPS_SAVABLE("a pre-provisioned VM is saved in the pool, then resumed with a new NIC"),
+  PPS_SAVABLE("a pre-provisioned VM is saved in the pool, resumed with a new NIC"),
   /**
    * Everything answers at once, but the image's configuration has a mistake: the demo writes a
    * drop-in with a value of the wrong type (the simulator alone behaves as {@link #OK}).
