@@ -6,6 +6,7 @@ import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.demo.SpanTree;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.agent.sim.SimulatedNics;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import java.io.IOException;
@@ -151,11 +152,19 @@ final class DemoCommand implements Callable<Integer> {
           "kvprov demo: not running as root: useradd and usermod will fail; run bin/kvprov demo,"
               + " which uses a user namespace (unshare --map-root-user) when it can");
     }
-    AzureSimulator.Builder platform = AzureSimulator.builder().scenario(chosen);
+    AzureSimulator.Builder platform =
+        AzureSimulator.builder().scenario(chosen).imdsDelayMillis(1500);
     if (bad != null && (bad.equals("user") || bad.equals("hostname"))) {
       platform.instanceJson(badInstance());
     }
-    try (AzureSimulator simulator = platform.imdsDelayMillis(1500).start()) {
+    if (chosen == Scenario.PPS_SAVABLE) {
+      // The pool's NIC, which the simulated platform swaps for the customer's after Ready.
+      Path classNet = root.resolve("sys/class/net");
+      SimulatedNics.loopback(classNet);
+      SimulatedNics.plug(classNet, "eth0", 2);
+      platform.nics(classNet);
+    }
+    try (AzureSimulator simulator = platform.start()) {
       if (chosen == Scenario.CERTIFICATE_KEY) {
         // A key named by its certificate's fingerprint alone, as Azure's classic deployments
         // write it: the wireserver's goal state delivers the certificate.
@@ -178,7 +187,8 @@ final class DemoCommand implements Callable<Integer> {
               + "\"\ntotal_retry_timeout_secs = 8\n"
               + (chosen == Scenario.DIAG_RECORDS
                   ? "\n[kvp]\nformats = [\"kvprov\", \"diag\"]\n"
-                  : ""));
+                  : "")
+              + "\n[preprovisioning]\nnic_detach_timeout_secs = 10\nnic_attach_timeout_secs = 10\n");
       out.println(
           "== kvprov demo: scenario " + chosen.cliName() + " (" + chosen.description() + ")");
       out.println("== provisioning " + root + " (trace on stderr as it happens)");

@@ -29,7 +29,9 @@ enum ExitCode {
   SUDOERS(ProvisioningRun.Exit.SUDOERS, "sudoers"),
   SSHD(ProvisioningRun.Exit.SSHD, "sshd"),
   SSH_KEYS(ProvisioningRun.Exit.SSH_KEYS, "SSH keys"),
-  PPS(ProvisioningRun.Exit.PPS, "a pre-provisioned VM of a kind not supported (Savable)"),
+  PPS(
+      ProvisioningRun.Exit.PPS,
+      "a pre-provisioned VM not handed over (its NIC not swapped in time)"),
   GPA(ProvisioningRun.Exit.GPA, "the Guest Proxy Agent, asked for by the platform, not ready"),
   REPORT(ProvisioningRun.Exit.REPORT, "Ready not reported"),
   INTERNAL(ProvisioningRun.Exit.INTERNAL, "an internal error");

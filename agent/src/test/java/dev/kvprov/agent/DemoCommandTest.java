@@ -239,4 +239,17 @@ class DemoCommandTest {
         .contains("result=success|agent=kvprov/0.1.0");
     assertThat(result[1].lines().filter(l -> l.contains("json: {\"state\":\"Ready\"}"))).hasSize(2);
   }
+
+  @Test
+  void aSavableVm_waitsForItsNicToBeSwapped_thenIsReadyTwice() throws Exception {
+    String[] result = demo("pps-savable");
+
+    assertThat(result[0]).as(result[2]).isEqualTo("0");
+    assertThat(result[1])
+        .containsPattern("pps\\.nic_detach  ok")
+        .containsPattern("pps\\.nic_attach  ok")
+        .containsPattern("pps\\.wait  ok")
+        .contains("result=success|agent=kvprov/0.1.0");
+    assertThat(result[1].lines().filter(l -> l.contains("json: {\"state\":\"Ready\"}"))).hasSize(2);
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.agent.sim.Scenario;
+import dev.kvprov.agent.sim.SimulatedNics;
 import dev.kvprov.fixtures.FullFileSystem;
 import dev.kvprov.fixtures.FullFileSystem.Fullness;
 import dev.kvprov.fixtures.HeldPool;
@@ -575,19 +576,111 @@ class ProvisionEndToEndTest {
     assertNoCanary();
   }
 
+  /** The guest's /sys/class/net with loopback and the pool's NIC. */
+  private Path poolNic() throws Exception {
+    Path classNet = root.resolve("sys/class/net");
+    SimulatedNics.loopback(classNet);
+    SimulatedNics.plug(classNet, "eth0", 2);
+    return classNet;
+  }
+
   @Test
-  void aPreprovisionedSavableVm_isReportedAsUnsupported_notMishandled() throws Exception {
+  void aPreprovisionedSavableVm_isReadyInThePool_getsANewNic_thenProvisionsForItsCustomer()
+      throws Exception {
+    pooled("Savable");
+    Path classNet = poolNic();
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).nics(classNet).start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+
+      // Ready for the pool, then Ready for the customer.
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}", "{\"state\":\"Ready\"}");
+    }
+    assertThat(spanNames())
+        .containsSubsequence(
+            "wireserver.report",
+            "pps.nic_detach",
+            "pps.nic_attach",
+            "pps.wait",
+            "provision.user",
+            "wireserver.report");
+    assertThat(report().isSuccess()).isTrue();
+    assertThat(Files.readString(root.resolve("etc/passwd"))).contains("azureuser:");
+    assertThat(Files.readAllLines(root.resolve("etc/shadow")))
+        .anyMatch(l -> l.startsWith("azureuser:$6$"));
+    assertNoCanary();
+  }
+
+  @Test
+  void aSavableVmWhoseNicIsNeverTaken_failsWith18_namingTheWait_untouched() throws Exception {
+    pooled("Savable");
+    poolNic(); // the simulator is not given it: the NIC stays
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
+      assertThat(provision(simulator, "", "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n"))
+          .isEqualTo(18);
+
+      assertThat(simulator.reports()).hasSize(2);
+      assertThat(simulator.reports().get(0).body()).isEqualTo("{\"state\":\"Ready\"}");
+      assertThat(simulator.reports().get(1).body()).contains("Pre-provisioned VM not handed over");
+    }
+    assertThat(report().get("step")).contains("pps");
+    assertThat(report().get("detail").orElseThrow())
+        .contains("preprovisioning.nic_detach_timeout_secs");
+    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+  }
+
+  @Test
+  void aSavableVmWhosePoolReadyIsUnconfirmed_stillWaitsForItsNic() throws Exception {
+    pooled("Savable");
+    poolNic();
+    int closedPort;
+    try (java.net.ServerSocket s =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = s.getLocalPort();
+    }
+    try (AzureSimulator simulator =
+        AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
+      // The NIC may go before Ready's answer comes: here no wireserver answers at all.
+      Path config = dir.resolve("kvprov.toml");
+      Files.writeString(
+          config,
+          "[imds]\nendpoint = \""
+              + simulator.imdsEndpoint()
+              + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
+              + "[wireserver]\nendpoint = \"http://127.0.0.1:"
+              + closedPort
+              + "\"\ntotal_retry_timeout_secs = 0.5\n\n"
+              + "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n");
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = config;
+
+      // Not 20 (Ready not reported): the run went on to wait for the NIC, which never went.
+      assertThat(ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8)))
+          .as(stderr.toString(UTF_8))
+          .isEqualTo(18);
+    }
+    assertThat(stderr.toString(UTF_8)).contains("the pool's Ready was not confirmed");
+    assertThat(report().get("detail").orElseThrow())
+        .contains("preprovisioning.nic_detach_timeout_secs");
+  }
+
+  @Test
+  void aSavableVmWithNoNicToWatch_failsWith18_beforeThePoolHearsReady() throws Exception {
     pooled("Savable");
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
       assertThat(provision(simulator)).isEqualTo(18);
 
-      assertThat(simulator.reports()).hasSize(1);
-      assertThat(simulator.reports().get(0).body()).contains("Pre-provisioning not supported");
+      assertThat(simulator.reports())
+          .singleElement()
+          .satisfies(r -> assertThat(r.body()).contains("Pre-provisioned VM not handed over"));
     }
-    assertThat(report().get("step")).contains("pps");
-    assertThat(report().get("detail").orElseThrow()).contains("Savable");
-    assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
+    assertThat(report().get("detail").orElseThrow())
+        .isEqualTo("the NICs in /sys/class/net cannot be watched: no such file or directory");
   }
 
   @Test

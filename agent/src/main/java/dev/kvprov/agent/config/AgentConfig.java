@@ -92,6 +92,17 @@ public final class AgentConfig {
       Duration lateRecordsWait,
       boolean diagRecords) {}
 
+  /**
+   * How long a Savable pre-provisioned VM waits, after the pool's Ready, for its NIC to be taken
+   * away, then for its customer's NIC to be up.
+   */
+  public record Preprovisioning(Duration nicDetachTimeout, Duration nicAttachTimeout) {}
+
+  public Preprovisioning preprovisioning() {
+    return new Preprovisioning(
+        seconds(ConfigKey.PPS_NIC_DETACH_TIMEOUT), seconds(ConfigKey.PPS_NIC_ATTACH_TIMEOUT));
+  }
+
   public Imds imds() {
     return new Imds(
         URI.create(string(ConfigKey.IMDS_ENDPOINT)),

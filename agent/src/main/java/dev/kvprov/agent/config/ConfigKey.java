@@ -38,6 +38,8 @@ enum ConfigKey {
   IMDS_RETRY_INTERVAL("imds.retry_interval_secs", Type.SECONDS, 2.0),
   IMDS_TOTAL_RETRY_TIMEOUT("imds.total_retry_timeout_secs", Type.SECONDS, 300.0),
   PROVISIONING_OFFLINE("provisioning.offline", Type.BOOLEAN, false),
+  PPS_NIC_DETACH_TIMEOUT("preprovisioning.nic_detach_timeout_secs", Type.SECONDS, 300.0),
+  PPS_NIC_ATTACH_TIMEOUT("preprovisioning.nic_attach_timeout_secs", Type.SECONDS, 900.0),
   MEDIA_ENABLE("provisioning_media.enable", Type.BOOLEAN, true),
   MEDIA_DEVICES("provisioning_media.devices", Type.STRING_LIST, List.of("/dev/sr0")),
   PROXY_AGENT_ENABLE("azure_proxy_agent.enable", Type.BOOLEAN, true),

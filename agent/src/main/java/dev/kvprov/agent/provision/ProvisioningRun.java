@@ -78,7 +78,7 @@ public final class ProvisioningRun {
     SUDOERS(Step.SUDOERS),
     SSHD(Step.SSHD),
     SSH_KEYS(Step.SSH_KEYS),
-    /** A pre-provisioned VM of a kind kvprov does not handle (Savable). */
+    /** A pre-provisioned VM not handed over: a Savable VM's NIC was not swapped in time. */
     PPS(18),
     /** The platform asked for the Guest Proxy Agent, which did not report ready. */
     GPA(19),
@@ -118,6 +118,7 @@ public final class ProvisioningRun {
   private Set<Step> steps = EnumSet.allOf(Step.class);
   private Optional<List<String>> groups = Optional.empty();
   private boolean offline;
+  private LinkEvents.Source links;
 
   /**
    * How long the network snapshot waits for a TCP connection to the wireserver the run has not
@@ -151,6 +152,13 @@ public final class ProvisioningRun {
     this.runner = requireNonNull(runner, "runner");
     this.telemetry = requireNonNull(telemetry, "telemetry");
     this.agentVersion = agentVersion;
+    this.links = () -> SysfsLinks.watch(root.resolve("/sys/class/net"));
+  }
+
+  /** Where a Savable pre-provisioned VM watches its NICs ({@code /sys/class/net} by default). */
+  ProvisioningRun links(LinkEvents.Source source) {
+    this.links = requireNonNull(source, "source");
+    return this;
   }
 
   /** Runs only these OS steps ({@code --only}, {@code --skip}); all of them by default. */
@@ -317,7 +325,7 @@ public final class ProvisioningRun {
         return fail(
             platform,
             "pps",
-            "Pre-provisioning not supported",
+            "Pre-provisioned VM not handed over",
             e.getMessage(),
             Exit.PPS,
             reportedBefore);
@@ -564,7 +572,8 @@ public final class ProvisioningRun {
   /**
    * For a pre-provisioned VM, the customer's answer: the pool is told Ready, then the VM waits (one
    * span, {@code pps.wait}) until IMDS hands it the customer's {@code ovf-env.xml}, and IMDS is
-   * read again. An ordinary VM's answer as it is.
+   * read again. A Savable VM first waits for its NIC to be swapped ({@link SavableHandover}): the
+   * customer's data come on the new one. An ordinary VM's answer as it is.
    */
   private PlatformAnswer handedOver(PlatformAnswer answer, ImdsClient imds, PlatformReport platform)
       throws ImdsException,
@@ -576,20 +585,31 @@ public final class ProvisioningRun {
       case NONE -> {
         return answer;
       }
-      case SAVABLE -> {
-        if (answer.media() != null) {
-          answer.media().clearSecrets();
-        }
-        throw new PreprovisioningException(
-            "this VM was pre-provisioned as Savable (saved in the pool, resumed for the customer),"
-                + " which kvprov does not handle");
-      }
-      case RUNNING -> {
+      case RUNNING, SAVABLE -> {
         if (answer.media() != null) {
           answer.media().clearSecrets(); // the pool's media: the customer's come later
         }
+        boolean savable = answer.preprovisioning() == PlatformAnswer.Preprovisioning.SAVABLE;
+        LinkEvents nics = null;
+        if (savable) {
+          try {
+            nics = links.watch(); // before Ready: the NIC may go as soon as the pool hears it
+          } catch (IOException e) {
+            throw new PreprovisioningException(
+                "the NICs in /sys/class/net cannot be watched: " + IoErrors.reason(e));
+          }
+        }
         if (!platform.ready()) {
-          throw new PoolNotReady();
+          if (!savable) {
+            throw new PoolNotReady();
+          }
+          // A Savable VM's NIC may go, or the VM be saved, before Ready's answer arrives: the
+          // platform may well have heard it, and the NIC's swap says so.
+          warn(
+              "the pool's Ready was not confirmed: waiting for the NIC to be swapped all the same");
+        }
+        if (savable) {
+          SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer());
         }
         byte[] document = imds.reprovisionData();
         OvfEnvironment customer;

@@ -15,6 +15,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -57,6 +59,11 @@ public final class AzureSimulator implements AutoCloseable {
   private final AtomicInteger reprovisionRequests = new AtomicInteger();
   private final java.util.concurrent.atomic.AtomicBoolean handedOver =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicBoolean nicSwapped =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicBoolean poolReady =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private final Path classNet;
   private final List<Report> reports = new ArrayList<>();
   private final Consumer<String> log;
   private final boolean jsonHealth;
@@ -79,6 +86,7 @@ public final class AzureSimulator implements AutoCloseable {
     this.goalState = resource("goalstate.xml");
     this.versions = resource("versions.xml");
     this.log = b.log;
+    this.classNet = b.classNet;
     InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     imds = HttpServer.create(loopback, 0);
     wireserver = HttpServer.create(loopback, 0);
@@ -291,7 +299,7 @@ public final class AzureSimulator implements AutoCloseable {
     String type =
         switch (scenario) {
           case PPS_RUNNING -> handedOver.get() ? "None" : "Running";
-          case PPS_SAVABLE -> "Savable";
+          case PPS_SAVABLE -> handedOver.get() ? "None" : "Savable";
           default -> "None";
         };
     return json.replace("\"ppsType\": \"None\"", "\"ppsType\": \"" + type + "\"");
@@ -299,8 +307,9 @@ public final class AzureSimulator implements AutoCloseable {
 
   /**
    * IMDS's reprovisioning data: 404 until the pooled VM is handed over (after {@code failures}
-   * polls in {@link Scenario#PPS_RUNNING}), then the customer's ovf-env.xml; 404 for every other
-   * VM, which is never handed over.
+   * polls in {@link Scenario#PPS_RUNNING}; once its NIC was swapped in {@link
+   * Scenario#PPS_SAVABLE}), then the customer's ovf-env.xml; 404 for every other VM, which is never
+   * handed over.
    */
   private void reprovisionData(HttpExchange exchange) throws IOException {
     requests.incrementAndGet();
@@ -309,7 +318,13 @@ public final class AzureSimulator implements AutoCloseable {
       send(exchange, 400, "text/plain", "Required metadata header not specified");
       return;
     }
-    if (scenario != Scenario.PPS_RUNNING || n <= failures) {
+    boolean handOver =
+        switch (scenario) {
+          case PPS_RUNNING -> n > failures;
+          case PPS_SAVABLE -> nicSwapped.get();
+          default -> false;
+        };
+    if (!handOver) {
       send(exchange, 404, "text/plain", "Not Found");
       return;
     }
@@ -419,6 +434,37 @@ public final class AzureSimulator implements AutoCloseable {
     }
     log.accept("health report (" + protocol + "): " + body);
     send(exchange, 200, "text/plain", "");
+    if (scenario == Scenario.PPS_SAVABLE && poolReady.compareAndSet(false, true)) {
+      executor.execute(this::swapNic);
+    }
+  }
+
+  /**
+   * What the platform does to a Savable VM once the pool heard Ready: takes its NIC away, saves it,
+   * and resumes it for a customer with a new NIC (same name, new index), in the guest's {@code
+   * /sys/class/net} when the simulator was given one. Only then is the customer's data served.
+   */
+  private void swapNic() {
+    try {
+      if (classNet != null) {
+        sleep(200);
+        long index = 1;
+        try (java.util.stream.Stream<Path> nics = Files.list(classNet)) {
+          for (Path nic : nics.filter(p -> Files.exists(p.resolve("device"))).toList()) {
+            index =
+                Math.max(index, Long.parseLong(Files.readString(nic.resolve("ifindex")).trim()));
+            SimulatedNics.unplug(classNet, nic.getFileName().toString());
+            log.accept("NIC " + nic.getFileName() + " detached from the pooled VM");
+          }
+        }
+        sleep(300);
+        SimulatedNics.plug(classNet, "eth0", index + 1);
+        log.accept("NIC eth0 (index " + (index + 1) + ") attached for the customer");
+      }
+      nicSwapped.set(true);
+    } catch (IOException e) {
+      log.accept("the NIC could not be swapped: " + e.getMessage());
+    }
   }
 
   private static void sleep(long millis) {
@@ -456,8 +502,19 @@ public final class AzureSimulator implements AutoCloseable {
     private String instanceJson;
     private Consumer<String> log = line -> {};
     private boolean jsonHealth = true;
+    private Path classNet;
 
     private Builder() {}
+
+    /**
+     * The guest's {@code /sys/class/net} (made with {@link SimulatedNics}), whose NIC the platform
+     * swaps for a Savable pooled VM ({@link Scenario#PPS_SAVABLE}); without it, the customer's data
+     * are served as soon as the pool heard Ready.
+     */
+    public Builder nics(Path classNet) {
+      this.classNet = requireNonNull(classNet, "classNet");
+      return this;
+    }
 
     /** Whether the JSON health endpoint exists (older wireservers answer 404 there). */
     public Builder jsonHealth(boolean jsonHealth) {

@@ -50,8 +50,12 @@ public enum Scenario {
    * say {@code PreprovisionedVm}.
    */
   PPS_RUNNING("a pre-provisioned VM waits in the pool, then is handed to its customer"),
-  /** A pre-provisioned VM of the Savable kind, which kvprov does not handle. */
-  PPS_SAVABLE("a pre-provisioned VM of the Savable kind (not supported: reported as such)"),
+  /**
+   * A pre-provisioned VM of the Savable kind: IMDS says {@code ppsType: Savable}; once the pool
+   * heard Ready, the platform swaps the VM's NIC (in the guest's {@code /sys/class/net}, when the
+   * simulator has one) and only then answers the reprovisioning data.
+   */
+  PPS_SAVABLE("a pre-provisioned VM is saved in the pool, resumed with a new NIC"),
   /**
    * A VM without network: neither IMDS nor the wireserver accepts a connection (refused), so the
    * failure reaches the host through KVP alone (the demo's root shows its link down).
