@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A pool the agent wrote with {@code kvp.formats = ["kvprov", "diag"]} (made by {@code bin/kvprov
@@ -56,6 +57,38 @@ class DiagCopiesTest {
     }
     assertThat(shown).isEqualTo(kvprovSteps());
     assertThat(writers).containsOnly("kvprov");
+  }
+
+  @Test
+  void aCopyWithoutAVersion_isStillACopy_butAnotherAgentsRecordsAreNot(@TempDir Path dir)
+      throws Exception {
+    // kvprov names itself plain "kvprov" when it knows no version; "kvprovider" is someone else.
+    Path bare = dir.resolve("bare.kvp");
+    Path other = dir.resolve("other.kvp");
+    PoolFile bareOut = PoolFile.builder().file(bare).build();
+    PoolFile otherOut = PoolFile.builder().file(other).build();
+    for (KvpRecord r : PoolFile.builder().file(POOL).build().read().records()) {
+      if (r.key().startsWith("DIAG|kvprov/")) {
+        String rest = r.key().substring(r.key().indexOf('|', "DIAG|".length()));
+        bareOut.append(new KvpRecord("DIAG|kvprov" + rest, r.value()));
+        otherOut.append(new KvpRecord("DIAG|kvprovider/1.0" + rest, r.value()));
+      } else {
+        bareOut.append(r);
+        otherOut.append(r);
+      }
+    }
+
+    List<String> shownBare = new ArrayList<>();
+    for (JsonNode root : CliRun.of("tree", "--json", "--file", bare.toString()).json()) {
+      walk(root, shownBare, new ArrayList<>());
+    }
+    List<String> writersOther = new ArrayList<>();
+    for (JsonNode root : CliRun.of("tree", "--json", "--file", other.toString()).json()) {
+      walk(root, new ArrayList<>(), writersOther);
+    }
+
+    assertThat(shownBare).isEqualTo(kvprovSteps());
+    assertThat(writersOther).contains("kvprov", "azure-init-diag");
   }
 
   private static void walk(JsonNode span, List<String> names, List<String> writers) {

@@ -213,11 +213,13 @@ public final class AzureInitDiagWriter {
   private static final class Reader extends ItemReader<Read> {
     /**
      * kvprov writes its records in this grammar too when asked ({@code kvp.formats}), as the agent
-     * {@code kvprov/<version>}, always beside its own form of the same records.
+     * {@code kvprov/<version>} ({@code kvprov} when it knows no version), always beside its own
+     * form of the same records. Another agent's name that merely begins with "kvprov" is not one.
      */
     @Override
     public boolean copy(Item item) {
-      return item.key().startsWith("DIAG|kvprov/");
+      String key = item.key();
+      return key.startsWith("DIAG|kvprov/") || key.startsWith("DIAG|kvprov|");
     }
 
     /** A compressed payload, decoded whole (up to 64 MiB). */
