@@ -12,17 +12,16 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@link LinkEvents} from {@code /sys/class/net}, polled: each NIC is a directory there with its
- * {@code ifindex} and {@code operstate}. Polling a handful of directory entries every 50 ms costs
- * nothing next to a hand-over, needs no native code (netlink from Java would) and no {@code ip
- * monitor} process to keep alive, and tests drive it with plain files. NICs are told apart by
- * index, not name: a NIC removed and another added under the same name between two polls is still
- * seen as a detach and an attach. Only NICs with a {@code device} (a bus device, as Hyper-V's
- * netvsc NICs have) count: loopback, bridges and veth pairs coming and going are not the platform's
- * doing.
+ * {@link LinkEvents} from {@code /sys/class/net}, polled every 50 ms: each NIC is a directory there
+ * with its {@code ifindex} and {@code operstate}. Used under {@code --root} (the demo and the
+ * tests, whose simulated platform swaps plain files there) and on a VM where netlink cannot be
+ * opened; a VM otherwise hears the kernel ({@link NetlinkLinks}). NICs are told apart by index, not
+ * name: a NIC removed and another added under the same name between two polls is still seen as a
+ * detach and an attach. Only NICs with a {@code device} (a bus device, as Hyper-V's netvsc NICs
+ * have) count: loopback, bridges and veth pairs coming and going are not the platform's doing.
  */
 final class SysfsLinks implements LinkEvents {
-  private static final Duration POLL = Duration.ofMillis(50);
+  static final Duration POLL = Duration.ofMillis(50);
 
   private final Path classNet;
   private final Map<Long, Link> pool;
@@ -78,8 +77,11 @@ final class SysfsLinks implements LinkEvents {
     }
   }
 
-  /** The NICs there now, by index; {@code up} only those whose operstate is {@code up}. */
-  private static Map<Long, Link> nics(Path classNet, boolean up) throws IOException {
+  /**
+   * The NICs there now, by index; {@code up} only those whose operstate is {@code up}. {@link
+   * NetlinkLinks} reads them here too: its pool, and the truth again after an overrun.
+   */
+  static Map<Long, Link> nics(Path classNet, boolean up) throws IOException {
     Map<Long, Link> found = new LinkedHashMap<>();
     try (Stream<Path> entries = Files.list(classNet)) {
       for (Path entry : (Iterable<Path>) entries.sorted()::iterator) {

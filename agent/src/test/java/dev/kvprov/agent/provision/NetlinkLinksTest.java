@@ -1,0 +1,84 @@
+package dev.kvprov.agent.provision;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kernel's real announcements: a NIC removed and another brought up in a network namespace of
+ * the test's own ({@code unshare --net}, no privilege needed), heard through {@link NetlinkLinks}.
+ */
+class NetlinkLinksTest {
+  @Test
+  void aNicSwappedInANetworkNamespace_isHeardToGo_andItsSuccessorToComeUp() throws Exception {
+    Optional<String> type = linkType();
+    Assumptions.assumeTrue(
+        type.isPresent(),
+        "no private network namespace with a dummy or ifb link here (unshare --net, ip)");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process run =
+        new ProcessBuilder(
+                "unshare",
+                "--map-root-user",
+                "--net",
+                "--mount",
+                "sh",
+                "-c",
+                // /sys as this namespace sees it: the resync after an overrun reads it
+                "mount -t sysfs sysfs /sys && exec \"$1\" -cp \"$2\" "
+                    + NetlinkLinksMain.class.getName()
+                    + " \"$3\"",
+                "sh",
+                java,
+                System.getProperty("java.class.path"),
+                type.get())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(run.getInputStream().readAllBytes(), UTF_8);
+    assertThat(run.waitFor()).as(output).isZero();
+
+    List<String> lines = output.lines().toList();
+    String pool = value(lines, "pool=");
+    String successor = value(lines, "new=");
+    assertThat(successor).isNotEqualTo(pool);
+    assertThat(lines)
+        .as(output)
+        .contains(
+            "before=Optional.empty Optional.empty",
+            "detached=d0 (index " + pool + ")",
+            "attached=d0 (index " + successor + ")");
+  }
+
+  private static String value(List<String> lines, String key) {
+    return lines.stream()
+        .filter(l -> l.startsWith(key))
+        .map(l -> l.substring(key.length()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + key + " in " + lines));
+  }
+
+  /** A link type a private network namespace can make here: dummy, else ifb; none without one. */
+  private static Optional<String> linkType() throws InterruptedException {
+    for (String type : List.of("dummy", "ifb")) {
+      try {
+        Process probe =
+            new ProcessBuilder(
+                    "unshare", "--map-root-user", "--net", "ip", "link", "add", "d0", "type", type)
+                .redirectErrorStream(true)
+                .start();
+        probe.getInputStream().readAllBytes();
+        if (probe.waitFor() == 0) {
+          return Optional.of(type);
+        }
+      } catch (java.io.IOException noUnshareOrIp) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+}
