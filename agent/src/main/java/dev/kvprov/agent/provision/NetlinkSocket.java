@@ -79,7 +79,8 @@ final class NetlinkSocket implements AutoCloseable {
       recvfrom = c.getFunction("recvfrom", Function.THROW_LAST_ERROR);
       close = c.getFunction("close", Function.THROW_LAST_ERROR);
     } catch (LinkageError | RuntimeException e) {
-      reason = "the C library cannot be called: " + e.getMessage();
+      // JNA's own words name its jar's resource path and classes: not for a warning line
+      reason = "native calls are not available here";
     }
     SOCKET = socket;
     BIND = bind;

@@ -13,7 +13,9 @@ import java.util.Map;
  * {@code device}, so those named {@code d…} count as NICs here.
  *
  * <p>Usage: {@code NetlinkLinksMain TYPE}, {@code TYPE} a link type this kernel can make ({@code
- * dummy}, or {@code ifb} where there is no dummy driver).
+ * dummy}, or {@code ifb} where there is no dummy driver); or {@code NetlinkLinksMain fallback
+ * CLASS_NET}: watches as a VM does and prints the warning and the way it watches; or {@code
+ * NetlinkLinksMain cost [warm]}: what opening the socket costs (bench/netlink-open.sh).
  */
 public final class NetlinkLinksMain {
   private static final Duration NONE_YET = Duration.ofMillis(300);
@@ -22,6 +24,17 @@ public final class NetlinkLinksMain {
   private NetlinkLinksMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("fallback")) {
+      LinkEvents links =
+          NetlinkLinks.watchOrPoll(Path.of(args[1]), w -> System.out.println("warning: " + w));
+      System.out.println("watching=" + links.getClass().getSimpleName());
+      links.close();
+      return;
+    }
+    if (args[0].equals("cost")) {
+      cost(args.length > 1 && args[1].equals("warm"));
+      return;
+    }
     String type = args[0];
     ip("link", "add", "d0", "type", type);
     ip("link", "set", "d0", "up");
@@ -41,6 +54,26 @@ public final class NetlinkLinksMain {
       System.out.println("attached=" + links.attached(AT_MOST).map(Link::toString).orElse("none"));
       System.out.println("new=" + NetworkInterface.getByName("d0").getIndex());
     }
+  }
+
+  /**
+   * What opening the socket costs a Savable VM, in a fresh JVM: the first open (JNA's start unless
+   * {@code warm}, the functions' binding, socket and bind), then one more.
+   */
+  private static void cost(boolean warm) throws Exception {
+    long t0 = System.nanoTime();
+    if (warm) { // as a boot where kvp's pool lock has started JNA already, as LibC does
+      System.setProperty("jna.platform.library.path", "");
+      com.sun.jna.NativeLibrary.getInstance("c").getFunction("flock");
+    }
+    long t1 = System.nanoTime();
+    NetlinkSocket.open().close();
+    long t2 = System.nanoTime();
+    NetlinkSocket.open().close();
+    long t3 = System.nanoTime();
+    System.out.printf(
+        "jna-start=%.2f ms first-open=%.2f ms again=%.3f ms%n",
+        (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
   }
 
   private static void ip(String... args) throws Exception {

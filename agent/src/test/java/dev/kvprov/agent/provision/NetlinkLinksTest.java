@@ -3,23 +3,32 @@ package dev.kvprov.agent.provision;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.agent.sim.SimulatedNics;
+import dev.kvprov.fixtures.HostTools;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernel's real announcements: a NIC removed and another brought up in a network namespace of
- * the test's own ({@code unshare --net}, no privilege needed), heard through {@link NetlinkLinks}.
+ * the test's own ({@code unshare --net}, no privilege needed), heard through {@link NetlinkLinks};
+ * and a JVM that cannot open it, which polls {@code /sys/class/net} instead.
  */
 class NetlinkLinksTest {
+  @TempDir Path dir;
+
   @Test
   void aNicSwappedInANetworkNamespace_isHeardToGo_andItsSuccessorToComeUp() throws Exception {
+    HostTools.assumeInstalled("ip", "iproute2");
+    HostTools.assumeInstalled("unshare", "util-linux");
     Optional<String> type = linkType();
     Assumptions.assumeTrue(
         type.isPresent(),
-        "no private network namespace with a dummy or ifb link here (unshare --net, ip)");
+        "this kernel gives no private network namespace with a dummy or ifb link; skipped");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process run =
         new ProcessBuilder(
@@ -52,6 +61,36 @@ class NetlinkLinksTest {
             "before=Optional.empty Optional.empty",
             "detached=d0 (index " + pool + ")",
             "attached=d0 (index " + successor + ")");
+  }
+
+  @Test
+  void whereNetlinkCannotBeOpened_theVmPollsSysfs_afterOneWarning() throws Exception {
+    Path classNet = Files.createDirectories(dir.resolve("sys/class/net"));
+    SimulatedNics.loopback(classNet);
+    SimulatedNics.plug(classNet, "eth0", 2);
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process run =
+        new ProcessBuilder(
+                java,
+                // JNA's native part nowhere to be found: no native call can be made
+                "-Djna.boot.library.path=" + dir.resolve("nowhere"),
+                "-Djna.nosys=true",
+                "-Djna.nounpack=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NetlinkLinksMain.class.getName(),
+                "fallback",
+                classNet.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(run.getInputStream().readAllBytes(), UTF_8);
+    assertThat(run.waitFor()).as(output).isZero();
+
+    assertThat(output.lines())
+        .containsExactly(
+            "warning: netlink cannot be opened (native calls are not available here): watching"
+                + " /sys/class/net every 50 ms instead",
+            "watching=SysfsLinks");
   }
 
   private static String value(List<String> lines, String key) {
