@@ -2,7 +2,6 @@ package dev.kvprov.agent.provision;
 
 import dev.kvprov.agent.http.Deadline;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -23,6 +22,12 @@ import java.util.function.Predicate;
 final class NetlinkLinks implements LinkEvents {
   /** Room for any datagram the kernel sends (a link message is about a kilobyte). */
   private static final int DATAGRAM = 64 * 1024;
+
+  /**
+   * The longest one poll(2) blocks: a thread blocked in native code does not see an interrupt, so a
+   * wait of minutes looks up once a second.
+   */
+  private static final Duration SLICE = Duration.ofSeconds(1);
 
   private final NetlinkSocket socket;
   private final Path classNet;
@@ -74,7 +79,7 @@ final class NetlinkLinks implements LinkEvents {
         throw new IOException("no NIC is there");
       }
       return new NetlinkLinks(
-          socket, classNet, pool, name -> Files.exists(classNet.resolve(name).resolve("device")));
+          socket, classNet, pool, name -> SysfsLinks.isNic(classNet.resolve(name)));
     } catch (IOException | RuntimeException e) {
       socket.close();
       throw e;
@@ -118,9 +123,9 @@ final class NetlinkLinks implements LinkEvents {
       }
       int length;
       try {
-        length = socket.receive(datagram, deadline.remaining());
+        length = socket.receive(datagram, deadline.cap(SLICE));
       } catch (NetlinkSocket.Overrun e) {
-        resync();
+        caughtUp(deadline);
         continue;
       }
       for (LinkMessage message : LinkMessage.parse(datagram, length)) {
@@ -147,16 +152,43 @@ final class NetlinkLinks implements LinkEvents {
     }
   }
 
-  /** After announcements were lost: what {@code /sys/class/net} says now replaces them. */
+  /**
+   * After an overrun: the announcements still queued are read, then {@code /sys/class/net} says
+   * what the lost ones would have. The kernel reports one overrun until its queue is empty again
+   * and drops what comes meanwhile without a word, so /sys is read only once the queue is empty.
+   */
+  private void caughtUp(Deadline deadline) throws IOException {
+    while (!deadline.expired()) {
+      int length;
+      try {
+        length = socket.receive(datagram, Duration.ZERO);
+      } catch (NetlinkSocket.Overrun again) {
+        continue;
+      }
+      if (length == 0) {
+        break;
+      }
+      for (LinkMessage message : LinkMessage.parse(datagram, length)) {
+        heard(message);
+      }
+    }
+    resync();
+  }
+
+  /**
+   * After announcements were lost: what {@code /sys/class/net} says now replaces them. A pool NIC
+   * is gone when no link at all has its index.
+   */
   private void resync() throws IOException {
-    Map<Long, Link> now = SysfsLinks.nics(classNet, false);
+    Map<Long, Link> now = SysfsLinks.links(classNet, false, any -> true);
     for (Link link : pool.values()) {
       if (!now.containsKey(link.index())) {
         gone.putIfAbsent(link.index(), link);
       }
     }
     newUp.clear();
-    for (Link link : SysfsLinks.nics(classNet, true).values()) {
+    Predicate<Path> counts = entry -> isNic.test(entry.getFileName().toString());
+    for (Link link : SysfsLinks.links(classNet, true, counts).values()) {
       if (!pool.containsKey(link.index())) {
         newUp.put(link.index(), link);
       }

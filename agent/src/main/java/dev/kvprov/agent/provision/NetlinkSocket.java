@@ -130,7 +130,8 @@ final class NetlinkSocket implements AutoCloseable {
 
   /**
    * Waits at most {@code within} for one datagram from the kernel and copies it into {@code
-   * buffer}; a datagram longer than the buffer comes cut short (the parser skips what is cut).
+   * buffer}; a datagram longer than the buffer comes cut short (the parser skips what is cut). A
+   * zero {@code within} takes what is there, without waiting.
    *
    * @return its length; 0 when none came in time
    * @throws Overrun when announcements were dropped: the caller reads the links afresh
@@ -141,11 +142,9 @@ final class NetlinkSocket implements AutoCloseable {
     ByteBuffer.wrap(pollfd).order(ByteOrder.nativeOrder()).putInt(fd).putShort(POLLIN);
     while (true) {
       long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return 0;
-      }
-      // rounded up: a wait of 0.4 ms is one of 1 ms, not a busy loop of zero-length polls
-      int millis = (int) Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000);
+      // rounded up: a wait of 0.4 ms is one of 1 ms, not a busy loop of zero-length polls; none
+      // left is one look at what is there
+      int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, (left + 999_999) / 1_000_000));
       int ready;
       try {
         ready = POLL.invokeInt(new Object[] {pollfd, 1L, millis});
@@ -156,7 +155,10 @@ final class NetlinkSocket implements AutoCloseable {
         throw new IOException("poll on netlink failed: " + reason(e), e);
       }
       if (ready == 0) {
-        continue; // the deadline decides, by monotonic time
+        if (deadline - System.nanoTime() <= 0) {
+          return 0;
+        }
+        continue; // woken early: the deadline decides, by monotonic time
       }
       byte[] from = new byte[SOCKADDR_NL];
       int[] fromLength = {SOCKADDR_NL};

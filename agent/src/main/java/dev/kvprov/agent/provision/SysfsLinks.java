@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -78,19 +79,33 @@ final class SysfsLinks implements LinkEvents {
   }
 
   /**
-   * The NICs there now, by index; {@code up} only those whose operstate is {@code up}. {@link
-   * NetlinkLinks} reads them here too: its pool, and the truth again after an overrun.
+   * The NICs there now, by index; {@code up} only those up ({@link #isUp}). {@link NetlinkLinks}
+   * reads its pool here too.
    */
   static Map<Long, Link> nics(Path classNet, boolean up) throws IOException {
+    return links(classNet, up, SysfsLinks::isNic);
+  }
+
+  /** Whether a link is a NIC: it has a bus device, as Hyper-V's netvsc NICs have. */
+  static boolean isNic(Path link) {
+    return Files.exists(link.resolve("device"));
+  }
+
+  /**
+   * The links there now that {@code counts}, by index; {@code up} only those up ({@link #isUp}).
+   * {@link NetlinkLinks} reads them here after an overrun.
+   */
+  static Map<Long, Link> links(Path classNet, boolean up, Predicate<Path> counts)
+      throws IOException {
     Map<Long, Link> found = new LinkedHashMap<>();
     try (Stream<Path> entries = Files.list(classNet)) {
       for (Path entry : (Iterable<Path>) entries.sorted()::iterator) {
-        if (!Files.exists(entry.resolve("device"))) {
+        if (!counts.test(entry)) {
           continue;
         }
         try {
           long index = Long.parseLong(read(entry.resolve("ifindex")));
-          if (!up || read(entry.resolve("operstate")).equals("up")) {
+          if (!up || isUp(entry)) {
             found.put(index, new Link(entry.getFileName().toString(), index));
           }
         } catch (IOException | NumberFormatException goneOrHalfMade) {
@@ -99,6 +114,24 @@ final class SysfsLinks implements LinkEvents {
       }
     }
     return found;
+  }
+
+  /**
+   * Whether a link can carry traffic: operstate {@code up}; where its driver keeps no operstate
+   * ({@code unknown}), administratively up ({@code IFF_UP} in {@code flags}) with a carrier, as
+   * {@link LinkMessage} judges the same link from netlink.
+   */
+  private static boolean isUp(Path link) throws IOException {
+    String operstate = read(link.resolve("operstate"));
+    if (operstate.equals("up")) {
+      return true;
+    }
+    if (!operstate.equals("unknown")) {
+      return false;
+    }
+    long flags = Long.decode(read(link.resolve("flags")));
+    // carrier cannot be read (EINVAL) while the link is down: checked once it is up
+    return (flags & LinkMessage.IFF_UP) != 0 && read(link.resolve("carrier")).equals("1");
   }
 
   private static String read(Path file) throws IOException {

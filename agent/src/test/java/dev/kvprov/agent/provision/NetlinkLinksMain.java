@@ -1,7 +1,7 @@
 package dev.kvprov.agent.provision;
 
 import dev.kvprov.agent.provision.LinkEvents.Link;
-import java.net.NetworkInterface;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -35,10 +35,14 @@ public final class NetlinkLinksMain {
       cost(args.length > 1 && args[1].equals("warm"));
       return;
     }
+    if (args[0].equals("overrun")) {
+      overrun(args[1]);
+      return;
+    }
     String type = args[0];
     ip("link", "add", "d0", "type", type);
     ip("link", "set", "d0", "up");
-    long pool = NetworkInterface.getByName("d0").getIndex();
+    long pool = index("d0");
     System.out.println("pool=" + pool);
     try (NetlinkLinks links =
         NetlinkLinks.watch(
@@ -52,7 +56,7 @@ public final class NetlinkLinksMain {
       ip("link", "add", "d0", "type", type); // the same name again, a new index
       ip("link", "set", "d0", "up");
       System.out.println("attached=" + links.attached(AT_MOST).map(Link::toString).orElse("none"));
-      System.out.println("new=" + NetworkInterface.getByName("d0").getIndex());
+      System.out.println("new=" + index("d0"));
     }
   }
 
@@ -74,6 +78,48 @@ public final class NetlinkLinksMain {
     System.out.printf(
         "jna-start=%.2f ms first-open=%.2f ms again=%.3f ms%n",
         (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
+  }
+
+  /**
+   * The pool's NIC goes while the socket's buffer is full (a thousand links made and not read): its
+   * RTM_DELLINK is dropped, and only /sys/class/net, read again, can tell.
+   */
+  private static void overrun(String type) throws Exception {
+    ip("link", "add", "d0", "type", type);
+    long pool = index("d0");
+    System.out.println("pool=" + pool);
+    try (NetlinkLinks links =
+        NetlinkLinks.watch(
+            Map.of(pool, new Link("d0", pool)),
+            Path.of("/sys/class/net"),
+            name -> name.startsWith("d"))) {
+      StringBuilder batch = new StringBuilder();
+      for (int i = 0; i < 1000; i++) {
+        batch.append("link add x").append(i).append(" type ").append(type).append('\n');
+      }
+      Process p =
+          new ProcessBuilder("ip", "-batch", "-")
+              .inheritIO()
+              .redirectInput(ProcessBuilder.Redirect.PIPE)
+              .start();
+      p.getOutputStream()
+          .write(batch.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      p.getOutputStream().close();
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("ip -batch failed");
+      }
+      ip("link", "del", "d0");
+      System.out.println("detached=" + links.detached(AT_MOST).map(Link::toString).orElse("none"));
+      ip("link", "add", "d0", "type", type);
+      ip("link", "set", "d0", "up");
+      System.out.println("attached=" + links.attached(AT_MOST).map(Link::toString).orElse("none"));
+      System.out.println("new=" + index("d0"));
+    }
+  }
+
+  /** A link's index, from this namespace's /sys. */
+  private static long index(String name) throws Exception {
+    return Long.parseLong(Files.readString(Path.of("/sys/class/net", name, "ifindex")).trim());
   }
 
   private static void ip(String... args) throws Exception {

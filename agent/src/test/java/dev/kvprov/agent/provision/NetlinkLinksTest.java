@@ -7,6 +7,7 @@ import dev.kvprov.agent.sim.SimulatedNics;
 import dev.kvprov.fixtures.HostTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
@@ -23,6 +24,34 @@ class NetlinkLinksTest {
 
   @Test
   void aNicSwappedInANetworkNamespace_isHeardToGo_andItsSuccessorToComeUp() throws Exception {
+    List<String> lines = inANetworkNamespace();
+
+    String pool = value(lines, "pool=");
+    String successor = value(lines, "new=");
+    assertThat(successor).isNotEqualTo(pool);
+    assertThat(lines)
+        .contains(
+            "before=Optional.empty Optional.empty",
+            "detached=d0 (index " + pool + ")",
+            "attached=d0 (index " + successor + ")");
+  }
+
+  @Test
+  void thePoolNicGoingWhileAnnouncementsAreDropped_isFoundInSys_andTheNextNicHeard()
+      throws Exception {
+    List<String> lines = inANetworkNamespace("overrun");
+
+    String pool = value(lines, "pool=");
+    String successor = value(lines, "new=");
+    assertThat(lines)
+        .contains("detached=d0 (index " + pool + ")", "attached=d0 (index " + successor + ")");
+  }
+
+  /**
+   * Runs {@link NetlinkLinksMain} in a network namespace of its own, with the link type this kernel
+   * can make; its output's lines. Skipped where there is none.
+   */
+  private static List<String> inANetworkNamespace(String... mode) throws Exception {
     HostTools.assumeInstalled("ip", "iproute2");
     HostTools.assumeInstalled("unshare", "util-linux");
     Optional<String> type = linkType();
@@ -30,37 +59,27 @@ class NetlinkLinksTest {
         type.isPresent(),
         "this kernel gives no private network namespace with a dummy or ifb link; skipped");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process run =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 "unshare",
                 "--map-root-user",
                 "--net",
                 "--mount",
                 "sh",
                 "-c",
-                // /sys as this namespace sees it: the resync after an overrun reads it
-                "mount -t sysfs sysfs /sys && exec \"$1\" -cp \"$2\" "
+                // /sys as this namespace sees it: its links, read after an overrun
+                "mount -t sysfs sysfs /sys && cp=$1 && shift && exec \"$0\" -cp \"$cp\" "
                     + NetlinkLinksMain.class.getName()
-                    + " \"$3\"",
-                "sh",
+                    + " \"$@\"",
                 java,
-                System.getProperty("java.class.path"),
-                type.get())
-            .redirectErrorStream(true)
-            .start();
+                System.getProperty("java.class.path")));
+    command.addAll(List.of(mode));
+    command.add(type.get());
+    Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(run.getInputStream().readAllBytes(), UTF_8);
     assertThat(run.waitFor()).as(output).isZero();
-
-    List<String> lines = output.lines().toList();
-    String pool = value(lines, "pool=");
-    String successor = value(lines, "new=");
-    assertThat(successor).isNotEqualTo(pool);
-    assertThat(lines)
-        .as(output)
-        .contains(
-            "before=Optional.empty Optional.empty",
-            "detached=d0 (index " + pool + ")",
-            "attached=d0 (index " + successor + ")");
+    return output.lines().toList();
   }
 
   @Test
