@@ -7,9 +7,11 @@ import java.util.Optional;
 /**
  * The network links of this VM coming and going, watched from the moment the watch began: the seam
  * where a Savable pre-provisioned VM learns that the platform took its pool NIC away and gave it
- * its customer's. Read from {@code /sys/class/net} ({@link SysfsLinks}); tests script it.
+ * its customer's. Read from the kernel's netlink announcements on a VM ({@link NetlinkLinks}), from
+ * {@code /sys/class/net} elsewhere ({@link SysfsLinks}); tests script it. Closed when the waits are
+ * over.
  */
-interface LinkEvents {
+interface LinkEvents extends AutoCloseable {
   /** Where watches begin. */
   @FunctionalInterface
   interface Source {
@@ -51,4 +53,8 @@ interface LinkEvents {
    * @throws IOException when the links cannot be read at all
    */
   Optional<Link> attached(Duration within) throws IOException, InterruptedException;
+
+  /** Lets go of what the watch holds (a socket); nothing by default. */
+  @Override
+  default void close() {}
 }

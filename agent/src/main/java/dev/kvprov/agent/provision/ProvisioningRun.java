@@ -35,6 +35,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -152,10 +153,16 @@ public final class ProvisioningRun {
     this.runner = requireNonNull(runner, "runner");
     this.telemetry = requireNonNull(telemetry, "telemetry");
     this.agentVersion = agentVersion;
-    this.links = () -> SysfsLinks.watch(root.resolve("/sys/class/net"));
+    Path classNet = root.resolve("/sys/class/net");
+    // On the VM, the kernel's announcements; under --root (the demo, tests), the files there,
+    // which the simulator changes. Neither is loaded unless a Savable VM watches.
+    this.links =
+        root.isLive()
+            ? () -> NetlinkLinks.watchOrPoll(classNet, this::warn)
+            : () -> SysfsLinks.watch(classNet);
   }
 
-  /** Where a Savable pre-provisioned VM watches its NICs ({@code /sys/class/net} by default). */
+  /** Where a Savable pre-provisioned VM watches its NICs (netlink on a VM, by default). */
   ProvisioningRun links(LinkEvents.Source source) {
     this.links = requireNonNull(source, "source");
     return this;
@@ -599,17 +606,24 @@ public final class ProvisioningRun {
                 "the NICs in /sys/class/net cannot be watched: " + IoErrors.reason(e));
           }
         }
-        if (!platform.ready()) {
-          if (!savable) {
-            throw new PoolNotReady();
+        try {
+          if (!platform.ready()) {
+            if (!savable) {
+              throw new PoolNotReady();
+            }
+            // A Savable VM's NIC may go, or the VM be saved, before Ready's answer arrives: the
+            // platform may well have heard it, and the NIC's swap says so.
+            warn(
+                "the pool's Ready was not confirmed: waiting for the NIC to be swapped all the"
+                    + " same");
           }
-          // A Savable VM's NIC may go, or the VM be saved, before Ready's answer arrives: the
-          // platform may well have heard it, and the NIC's swap says so.
-          warn(
-              "the pool's Ready was not confirmed: waiting for the NIC to be swapped all the same");
-        }
-        if (savable) {
-          SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer());
+          if (savable) {
+            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer());
+          }
+        } finally {
+          if (nics != null) {
+            nics.close(); // the netlink socket, however the waits ended
+          }
         }
         byte[] document = imds.reprovisionData();
         OvfEnvironment customer;

@@ -68,7 +68,7 @@ final class SavableHandover {
       span.setAttribute("nic.index", link.get().index());
       return link.get();
     } catch (IOException e) {
-      String failure = "the network links (/sys/class/net) cannot be read: " + IoErrors.reason(e);
+      String failure = "the network links cannot be read: " + IoErrors.reason(e);
       span.setStatus(StatusCode.ERROR, failure);
       throw new PreprovisioningException(failure);
     } finally {

@@ -9,20 +9,20 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * {@link LinkEvents} from {@code /sys/class/net}, polled: each NIC is a directory there with its
- * {@code ifindex} and {@code operstate}. Polling a handful of directory entries every 50 ms costs
- * nothing next to a hand-over, needs no native code (netlink from Java would) and no {@code ip
- * monitor} process to keep alive, and tests drive it with plain files. NICs are told apart by
- * index, not name: a NIC removed and another added under the same name between two polls is still
- * seen as a detach and an attach. Only NICs with a {@code device} (a bus device, as Hyper-V's
- * netvsc NICs have) count: loopback, bridges and veth pairs coming and going are not the platform's
- * doing.
+ * {@link LinkEvents} from {@code /sys/class/net}, polled every 50 ms: each NIC is a directory there
+ * with its {@code ifindex} and {@code operstate}. Used under {@code --root} (the demo and the
+ * tests, whose simulated platform swaps plain files there) and on a VM where netlink cannot be
+ * opened; a VM otherwise hears the kernel ({@link NetlinkLinks}). NICs are told apart by index, not
+ * name: a NIC removed and another added under the same name between two polls is still seen as a
+ * detach and an attach. Only NICs with a {@code device} (a bus device, as Hyper-V's netvsc NICs
+ * have) count: loopback, bridges and veth pairs coming and going are not the platform's doing.
  */
 final class SysfsLinks implements LinkEvents {
-  private static final Duration POLL = Duration.ofMillis(50);
+  static final Duration POLL = Duration.ofMillis(50);
 
   private final Path classNet;
   private final Map<Long, Link> pool;
@@ -78,17 +78,34 @@ final class SysfsLinks implements LinkEvents {
     }
   }
 
-  /** The NICs there now, by index; {@code up} only those whose operstate is {@code up}. */
-  private static Map<Long, Link> nics(Path classNet, boolean up) throws IOException {
+  /**
+   * The NICs there now, by index; {@code up} only those up ({@link #isUp}). {@link NetlinkLinks}
+   * reads its pool here too.
+   */
+  static Map<Long, Link> nics(Path classNet, boolean up) throws IOException {
+    return links(classNet, up, SysfsLinks::isNic);
+  }
+
+  /** Whether a link is a NIC: it has a bus device, as Hyper-V's netvsc NICs have. */
+  static boolean isNic(Path link) {
+    return Files.exists(link.resolve("device"));
+  }
+
+  /**
+   * The links there now that {@code counts}, by index; {@code up} only those up ({@link #isUp}).
+   * {@link NetlinkLinks} reads them here after an overrun.
+   */
+  static Map<Long, Link> links(Path classNet, boolean up, Predicate<Path> counts)
+      throws IOException {
     Map<Long, Link> found = new LinkedHashMap<>();
     try (Stream<Path> entries = Files.list(classNet)) {
       for (Path entry : (Iterable<Path>) entries.sorted()::iterator) {
-        if (!Files.exists(entry.resolve("device"))) {
+        if (!counts.test(entry)) {
           continue;
         }
         try {
           long index = Long.parseLong(read(entry.resolve("ifindex")));
-          if (!up || read(entry.resolve("operstate")).equals("up")) {
+          if (!up || isUp(entry)) {
             found.put(index, new Link(entry.getFileName().toString(), index));
           }
         } catch (IOException | NumberFormatException goneOrHalfMade) {
@@ -97,6 +114,24 @@ final class SysfsLinks implements LinkEvents {
       }
     }
     return found;
+  }
+
+  /**
+   * Whether a link can carry traffic: operstate {@code up}; where its driver keeps no operstate
+   * ({@code unknown}), administratively up ({@code IFF_UP} in {@code flags}) with a carrier, as
+   * {@link LinkMessage} judges the same link from netlink.
+   */
+  private static boolean isUp(Path link) throws IOException {
+    String operstate = read(link.resolve("operstate"));
+    if (operstate.equals("up")) {
+      return true;
+    }
+    if (!operstate.equals("unknown")) {
+      return false;
+    }
+    long flags = Long.decode(read(link.resolve("flags")));
+    // carrier cannot be read (EINVAL) while the link is down: checked once it is up
+    return (flags & LinkMessage.IFF_UP) != 0 && read(link.resolve("carrier")).equals("1");
   }
 
   private static String read(Path file) throws IOException {

@@ -88,6 +88,24 @@ class SysfsLinksTest {
   }
 
   @Test
+  void aNicWhoseDriverKeepsNoOperstate_isUp_whenUpWithACarrier() throws Exception {
+    SysfsLinks links = SysfsLinks.watch(classNet);
+    SimulatedNics.plug(classNet, "eth1", 3);
+    Path eth1 = classNet.resolve("eth1");
+    Files.writeString(eth1.resolve("operstate"), "unknown\n");
+    Files.writeString(eth1.resolve("flags"), "0x1002\n"); // IFF_UP not set: carrier unreadable
+
+    assertThat(links.attached(SHORT)).isEmpty();
+
+    Files.writeString(eth1.resolve("flags"), "0x1003\n");
+    Files.writeString(eth1.resolve("carrier"), "0\n");
+    assertThat(links.attached(SHORT)).isEmpty();
+
+    Files.writeString(eth1.resolve("carrier"), "1\n");
+    assertThat(links.attached(SHORT)).contains(new LinkEvents.Link("eth1", 3));
+  }
+
+  @Test
   void noNicToWatch_isSaid() throws Exception {
     SimulatedNics.unplug(classNet, "eth0");
 
