@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -12,11 +13,11 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Links, addresses and the default route as the kernel shows them in files: {@code /sys/class/net},
- * {@code /proc/net/route}, {@code /proc/net/fib_trie} and {@code /proc/net/if_inet6}, read under
- * the root. Files rather than netlink (out of Java's reach without JNA) or {@code ip -j} (a process
- * to start on a boot that is already failing, and iproute2 is not in every image): the same reading
- * serves a VM and a test's or the demo's root.
+ * Links, addresses and the default routes as the kernel shows them in files: {@code
+ * /sys/class/net}, {@code /proc/net/route}, {@code /proc/net/fib_trie}, {@code /proc/net/if_inet6}
+ * and {@code /proc/net/ipv6_route}, read under the root. Files rather than netlink (out of Java's
+ * reach without JNA) or {@code ip -j} (a process to start on a boot that is already failing, and
+ * iproute2 is not in every image): the same reading serves a VM and a test's or the demo's root.
  */
 final class ProcNet {
   static final int MAX_LINKS = 16;
@@ -26,7 +27,10 @@ final class ProcNet {
   private final List<Route> routes;
 
   /** One row of {@code /proc/net/route}, its numbers in the kernel's byte order. */
-  private record Route(String link, int destination, int gateway, int mask) {}
+  private record Route(String link, int destination, int gateway, int mask, long metric) {}
+
+  /** {@code RTF_REJECT}: the kernel's own unreachable {@code ::/0} on {@code lo} is not a route. */
+  private static final long RTF_REJECT = 0x0200;
 
   ProcNet(SystemRoot root) {
     this.root = root;
@@ -99,13 +103,55 @@ final class ProcNet {
     return out.size() > MAX_ADDRESSES ? List.copyOf(out.subList(0, MAX_ADDRESSES)) : out;
   }
 
-  /** {@code via <gateway> dev <link>}: the IPv4 default route, if there is one. */
+  /**
+   * {@code via <gateway> dev <link>}: the IPv4 default route the kernel uses (the lowest metric),
+   * if there is one; {@code dev <link>} alone when it has no gateway.
+   */
   Optional<String> defaultRoute() {
     return routes.stream()
         .filter(r -> r.destination() == 0 && r.mask() == 0)
-        .findFirst()
-        .map(r -> "via " + ipv4(r.gateway()) + " dev " + r.link());
+        .min(Comparator.comparingLong(Route::metric))
+        .map(r -> (r.gateway() == 0 ? "" : "via " + ipv4(r.gateway()) + " ") + "dev " + r.link());
   }
+
+  /**
+   * {@code via <next hop> dev <link>}: the IPv6 default route ({@code ::/0}) of {@code
+   * /proc/net/ipv6_route} the kernel uses (the lowest metric), if there is one. Its rows are all
+   * hex: destination, its prefix length, source, its prefix length, next hop, metric, reference
+   * count, use, flags, device.
+   */
+  Optional<String> defaultRoute6() {
+    Optional<String> text = BoundedText.read(root.resolve("/proc/net/ipv6_route"));
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    String best = null;
+    long bestMetric = Long.MAX_VALUE;
+    for (String line : text.get().lines().toList()) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 10 || !f[0].equals(ANY6) || !f[1].equals("00") || f[9].equals("lo")) {
+        continue;
+      }
+      long metric;
+      long flags;
+      try {
+        metric = Long.parseLong(f[5], 16);
+        flags = Long.parseLong(f[8], 16);
+      } catch (NumberFormatException e) {
+        continue; // not a route row
+      }
+      Optional<String> hop = f[4].length() == 32 ? ipv6(f[4]) : Optional.empty();
+      if ((flags & RTF_REJECT) != 0 || hop.isEmpty() || metric >= bestMetric) {
+        continue;
+      }
+      bestMetric = metric;
+      best = (f[4].equals(ANY6) ? "" : "via " + hop.get() + " ") + "dev " + BoundedText.cap(f[9]);
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** {@code ::} as ipv6_route writes it. */
+  private static final String ANY6 = "0".repeat(32);
 
   private static List<Route> routes(SystemRoot root) {
     List<Route> routes = new ArrayList<>();
@@ -120,7 +166,12 @@ final class ProcNet {
                         f -> {
                           try {
                             routes.add(
-                                new Route(BoundedText.cap(f[0]), hex(f[1]), hex(f[2]), hex(f[7])));
+                                new Route(
+                                    BoundedText.cap(f[0]),
+                                    hex(f[1]),
+                                    hex(f[2]),
+                                    hex(f[7]),
+                                    Long.parseLong(f[6])));
                           } catch (NumberFormatException e) {
                             // not a route row: skipped
                           }

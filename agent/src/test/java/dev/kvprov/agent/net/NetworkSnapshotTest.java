@@ -42,6 +42,7 @@ class NetworkSnapshotTest {
             new NetworkSnapshot.Address("eth0", "10.0.0.4/24"),
             new NetworkSnapshot.Address("eth0", "fe80::20d:3aff:fe5e:2107/64"));
     assertThat(snapshot.defaultRoute()).contains("via 10.0.0.1 dev eth0");
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
     assertThat(snapshot.dns()).containsExactly("127.0.0.53", "168.63.129.16");
     assertThat(snapshot.lease())
         .contains(
@@ -50,7 +51,8 @@ class NetworkSnapshotTest {
     assertThat(snapshot.summary())
         .isEqualTo(
             "links eth0 up 00:0d:3a:5e:21:07; addresses eth0 10.0.0.4/24, eth0"
-                + " fe80::20d:3aff:fe5e:2107/64; route via 10.0.0.1 dev eth0; dns 127.0.0.53,"
+                + " fe80::20d:3aff:fe5e:2107/64; route via 10.0.0.1 dev eth0, ::/0 via"
+                + " fe80::1234:5678:9abc dev eth0; dns 127.0.0.53,"
                 + " 168.63.129.16; lease 168.63.129.16, 42 s old; imds answered; wireserver"
                 + " connects");
   }
@@ -67,6 +69,7 @@ class NetworkSnapshotTest {
         .containsExactly(new NetworkSnapshot.Link("eth0", "down", "00:0d:3a:5e:21:07"));
     assertThat(snapshot.addresses()).isEmpty(); // loopback's are left out
     assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).isEmpty(); // the kernel's unreachable ::/0 on lo is none
     assertThat(snapshot.dns()).containsExactly("127.0.0.53");
     assertThat(snapshot.lease().orElseThrow().server()).contains("168.63.129.16");
     assertThat(snapshot.lease().orElseThrow().ageSeconds()).isEqualTo(3 * 86400);
@@ -137,6 +140,64 @@ class NetworkSnapshotTest {
 
     assertThat(read().links())
         .containsExactly(new NetworkSnapshot.Link("eth0", "dormant", "00:0d:3a:00:00:01"));
+  }
+
+  @Test
+  void theIpv6DefaultRoute_isTheLowestMetricsNotRejectedOne_besideIpv4s() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        // a prefix route, a worse default on eth1, the best on eth0, one rejected, lo's, a bad row
+        "20010db8000000000000000000000000 40 "
+            + any
+            + " 00 "
+            + any
+            + " 00000100 00000001 00000000 00000001     eth0\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000000000000002 00000800 00000001 00000000 00000003     eth1\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000123456789abc 00000400 00000001 00000000 00450003     eth0\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000000000000003 00000001 00000001 00000000 00000203     eth2\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 "
+            + any
+            + " ffffffff 00000001 00000000 00200200       lo\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe80zz00000000000000000000000000 00000001 00000001 00000000 00000003     eth3\n");
+
+    NetworkSnapshot snapshot = read();
+
+    assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
+    assertThat(snapshot.summary()).contains("; route ::/0 via fe80::1234:5678:9abc dev eth0;");
+  }
+
+  @Test
+  void aDefaultRouteWithoutGateway_namesItsLinkAlone() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    Files.writeString(
+        net.resolve("route"),
+        "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+            + "eth1\t00000000\t0101A8C0\t0003\t0\t0\t200\t00000000\t0\t0\t0\n"
+            + "wg0\t00000000\t00000000\t0001\t0\t0\t50\t00000000\t0\t0\t0\n");
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        any + " 00 " + any + " 00 " + any + " 00000400 00000001 00000000 00000001      wg0\n");
+
+    assertThat(read().summary()).contains("; route dev wg0, ::/0 dev wg0;");
   }
 
   @Test
