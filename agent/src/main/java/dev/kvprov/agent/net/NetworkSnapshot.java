@@ -142,7 +142,7 @@ public record NetworkSnapshot(
   private static List<String> dns(SystemRoot root) {
     Set<String> servers = new LinkedHashSet<>();
     for (String file : List.of("/etc/resolv.conf", "/run/systemd/resolve/resolv.conf")) {
-      BoundedText.read(root.resolve(file))
+      BoundedText.read(root, file)
           .ifPresent(
               text ->
                   text.lines()

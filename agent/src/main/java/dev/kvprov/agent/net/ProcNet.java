@@ -2,6 +2,7 @@ package dev.kvprov.agent.net;
 
 import dev.kvprov.agent.os.SystemRoot;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,10 @@ import java.util.stream.Stream;
  */
 final class ProcNet {
   static final int MAX_LINKS = 16;
+
+  /** Entries of /sys/class/net looked at, at most: more than any VM has, container hosts too. */
+  static final int MAX_LISTED = 4096;
+
   static final int MAX_ADDRESSES = 16;
 
   private final SystemRoot root;
@@ -37,34 +42,49 @@ final class ProcNet {
     this.routes = routes(root);
   }
 
-  /** The links but {@code lo}, by name: {@code eth0 up 00:0d:3a:…}. */
+  /**
+   * The links but {@code lo}: first those that are a device (a NIC, its {@code device} link there),
+   * then the virtual ones (bridges, veth, tunnels), each by name — on a container host hundreds of
+   * {@code veth…} or {@code cali…} would otherwise leave {@code eth0} out: {@code eth0 up
+   * 00:0d:3a:…}.
+   */
   List<NetworkSnapshot.Link> links() {
-    Path dir = root.resolve("/sys/class/net");
-    if (!Files.isDirectory(dir)) {
+    Optional<Path> dir = BoundedText.resolve(root, "/sys/class/net").filter(Files::isDirectory);
+    if (dir.isEmpty()) {
       return List.of();
     }
     List<String> names;
-    try (Stream<Path> entries = Files.list(dir)) {
+    try (Stream<Path> entries = Files.list(dir.get())) {
       names =
           entries
+              .limit(MAX_LISTED)
               .map(p -> p.getFileName().toString())
               .filter(n -> !n.equals("lo"))
-              .sorted()
-              .limit(MAX_LINKS)
               .toList();
-    } catch (IOException | SecurityException e) {
+    } catch (IOException | UncheckedIOException | SecurityException e) {
       return List.of();
     }
     List<NetworkSnapshot.Link> links = new ArrayList<>();
-    for (String name : names) {
-      String base = "/sys/class/net/" + name + "/";
-      links.add(
-          new NetworkSnapshot.Link(
-              BoundedText.cap(name),
-              BoundedText.firstLine(root.resolve(base + "operstate")).orElse("unknown"),
-              BoundedText.firstLine(root.resolve(base + "address")).orElse("none")));
-    }
+    names.stream()
+        .sorted(Comparator.comparing((String n) -> !isDevice(n)).thenComparing(n -> n))
+        .limit(MAX_LINKS)
+        .forEach(
+            name -> {
+              String base = "/sys/class/net/" + name + "/";
+              links.add(
+                  new NetworkSnapshot.Link(
+                      BoundedText.cap(name),
+                      BoundedText.firstLine(root, base + "operstate").orElse("unknown"),
+                      BoundedText.firstLine(root, base + "address").orElse("none")));
+            });
     return links;
+  }
+
+  /** Whether the link is a device's (sysfs gives those, and only those, a {@code device}). */
+  private boolean isDevice(String name) {
+    return BoundedText.resolve(root, "/sys/class/net/" + name + "/device")
+        .map(Files::exists)
+        .orElse(false);
   }
 
   /**
@@ -85,7 +105,7 @@ final class ProcNet {
               connected.map(Route::link).orElse("?"),
               address + connected.map(r -> "/" + Integer.bitCount(r.mask())).orElse("")));
     }
-    BoundedText.read(root.resolve("/proc/net/if_inet6"))
+    BoundedText.read(root, "/proc/net/if_inet6")
         .ifPresent(
             text ->
                 text.lines()
@@ -121,7 +141,7 @@ final class ProcNet {
    * count, use, flags, device.
    */
   Optional<String> defaultRoute6() {
-    Optional<String> text = BoundedText.read(root.resolve("/proc/net/ipv6_route"));
+    Optional<String> text = BoundedText.read(root, "/proc/net/ipv6_route");
     if (text.isEmpty()) {
       return Optional.empty();
     }
@@ -155,7 +175,7 @@ final class ProcNet {
 
   private static List<Route> routes(SystemRoot root) {
     List<Route> routes = new ArrayList<>();
-    BoundedText.read(root.resolve("/proc/net/route"))
+    BoundedText.read(root, "/proc/net/route")
         .ifPresent(
             text ->
                 text.lines()
@@ -184,7 +204,7 @@ final class ProcNet {
    */
   private static Set<String> localIpv4(SystemRoot root) {
     Set<String> out = new LinkedHashSet<>();
-    Optional<String> text = BoundedText.read(root.resolve("/proc/net/fib_trie"));
+    Optional<String> text = BoundedText.read(root, "/proc/net/fib_trie");
     if (text.isEmpty()) {
       return out;
     }

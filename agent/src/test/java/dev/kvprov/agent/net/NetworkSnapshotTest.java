@@ -201,6 +201,91 @@ class NetworkSnapshotTest {
   }
 
   @Test
+  void loopsOfLinksInTheImage_readAsNothing_andTheRestIsStillRead() throws Exception {
+    DemoRoot.network(root, true);
+    // each a link to itself, as the image sees it: following them never ends
+    Files.createSymbolicLink(root.resolve("sys/class/net/eth1"), Path.of("/sys/class/net/eth1"));
+    Files.delete(root.resolve("etc/resolv.conf"));
+    Files.createSymbolicLink(root.resolve("etc/resolv.conf"), Path.of("/etc/resolv.conf"));
+    Files.createDirectories(root.resolve("var/lib"));
+    Files.createSymbolicLink(root.resolve("var/lib/dhcp"), Path.of("/var/lib/dhcp"));
+    Files.delete(root.resolve("proc/net/route"));
+    Files.createSymbolicLink(root.resolve("proc/net/route"), Path.of("../net/route"));
+
+    NetworkSnapshot snapshot = read();
+
+    assertThat(snapshot.links())
+        .containsExactly(
+            new NetworkSnapshot.Link("eth0", "up", "00:0d:3a:5e:21:07"),
+            new NetworkSnapshot.Link("eth1", "unknown", "none"));
+    assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
+    assertThat(snapshot.dns()).containsExactly("168.63.129.16");
+    assertThat(snapshot.lease().orElseThrow().file()).isEqualTo("/run/systemd/netif/leases/2");
+  }
+
+  @Test
+  void onAContainerHost_theNicsComeBeforeTheVirtualLinks() throws Exception {
+    DemoRoot.network(root, true);
+    Files.createDirectories(root.resolve("sys/devices/vmbus/6045bd5e"));
+    Files.createSymbolicLink(
+        root.resolve("sys/class/net/eth0/device"), Path.of("/sys/devices/vmbus/6045bd5e"));
+    for (int i = 0; i < 40; i++) {
+      Path veth = Files.createDirectories(root.resolve("sys/class/net/cali" + (1000 + i)));
+      Files.writeString(veth.resolve("operstate"), "up\n");
+      Files.writeString(veth.resolve("address"), "ee:ee:ee:ee:ee:ee\n");
+    }
+
+    List<NetworkSnapshot.Link> links = read().links();
+
+    assertThat(links).hasSize(ProcNet.MAX_LINKS);
+    assertThat(links.get(0)).isEqualTo(new NetworkSnapshot.Link("eth0", "up", "00:0d:3a:5e:21:07"));
+    assertThat(links.get(1).name()).isEqualTo("cali1000");
+    assertThat(read().summary()).startsWith("links eth0 up 00:0d:3a:5e:21:07, cali1000 up");
+  }
+
+  @Test
+  void aDhclientLeaseFileLongerThanTheCap_givesTheServerOfItsLastLease() throws Exception {
+    Path dhcp = Files.createDirectories(root.resolve("var/lib/dhcp"));
+    StringBuilder leases = new StringBuilder();
+    // dhclient appends each lease: years of renewals from the image's first network
+    while (leases.length() < 2 * BoundedText.MAX_BYTES) {
+      leases.append(
+          "lease {\n  interface \"eth0\";\n  option dhcp-server-identifier 10.9.9.9;\n}\n");
+    }
+    leases.append(
+        "lease {\n  interface \"eth0\";\n  option dhcp-server-identifier 168.63.129.16;\n}\n");
+    Files.writeString(dhcp.resolve("dhclient.eth0.leases"), leases);
+
+    assertThat(read().lease().orElseThrow().server()).contains("168.63.129.16");
+  }
+
+  @Test
+  void aFileCutAtTheCap_loosesItsPartLine_ratherThanMisreadingIt() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    String prefixRoute =
+        "20010db8000000000000000000000000 40 "
+            + any
+            + " 00 "
+            + any
+            + " 00000100 00000001 00000000 00000001     eth0\n";
+    String defaultRoute =
+        any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000123456789abc 00000400 00000001 00000000 00450003     eth0\n";
+    int rows = BoundedText.MAX_BYTES / prefixRoute.length() - 1;
+    // padded so that the cap falls inside the default route's device: "…     et|h0"
+    int pad = BoundedText.MAX_BYTES - rows * prefixRoute.length() - (defaultRoute.length() - 3);
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        " ".repeat(pad) + prefixRoute.repeat(rows) + defaultRoute + prefixRoute);
+
+    assertThat(read().defaultRoute6()).isEmpty();
+  }
+
+  @Test
   void aLeasesAge_isWrittenInTheUnitThatReadsAtAGlance() {
     assertThat(NetworkSnapshot.age(119)).isEqualTo("119 s");
     assertThat(NetworkSnapshot.age(120)).isEqualTo("2 min");
