@@ -109,13 +109,25 @@ final class BoundedText {
         .map(BoundedText::cap);
   }
 
-  /** {@code s} cut to {@link #MAX_VALUE} characters, with control characters made visible. */
+  /**
+   * {@code s} cut to {@link #MAX_VALUE} characters, never between the two halves of one (an emoji
+   * in a link's alias), with control characters made visible.
+   */
   static String cap(String s) {
     StringBuilder out = new StringBuilder();
-    for (int i = 0; i < s.length() && out.length() < MAX_VALUE; i++) {
-      char c = s.charAt(i);
-      out.append(Character.isISOControl(c) ? '?' : c);
+    int i = 0;
+    while (i < s.length()) {
+      int c = s.codePointAt(i);
+      if (out.length() + Character.charCount(c) > MAX_VALUE) {
+        return out + "…";
+      }
+      if (Character.isISOControl(c)) {
+        out.append('?');
+      } else {
+        out.appendCodePoint(c);
+      }
+      i += Character.charCount(c);
     }
-    return s.length() > MAX_VALUE ? out + "…" : out.toString();
+    return out.toString();
   }
 }

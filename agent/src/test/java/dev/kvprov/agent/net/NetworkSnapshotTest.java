@@ -286,6 +286,14 @@ class NetworkSnapshotTest {
   }
 
   @Test
+  void aValueIsNeverCutBetweenTheHalvesOfOneCharacter() {
+    String cut = BoundedText.cap("x".repeat(BoundedText.MAX_VALUE - 1) + "\uD83D\uDE00 and more");
+
+    assertThat(cut).isEqualTo("x".repeat(BoundedText.MAX_VALUE - 1) + "…");
+    assertThat(BoundedText.cap("eth\uD83D\uDE00\u0007")).isEqualTo("eth\uD83D\uDE00?");
+  }
+
+  @Test
   void aLeasesAge_isWrittenInTheUnitThatReadsAtAGlance() {
     assertThat(NetworkSnapshot.age(119)).isEqualTo("119 s");
     assertThat(NetworkSnapshot.age(120)).isEqualTo("2 min");
