@@ -286,6 +286,31 @@ class NetworkSnapshotTest {
   }
 
   @Test
+  void ofALease_onlyItsServerAndAgeLeave_neverItsHostNameOrClientId() throws Exception {
+    Path leases = Files.createDirectories(root.resolve("run/systemd/netif/leases"));
+    Files.writeString(
+        leases.resolve("2"),
+        "ADDRESS=10.0.0.4\nSERVER_ADDRESS=168.63.129.16\nHOSTNAME=secret-host-7\n"
+            + "CLIENTID=ffb3e4c1a2000200001234never-log-me\nDOMAINNAME=corp.example\n");
+    Path dhcp = Files.createDirectories(root.resolve("var/lib/dhcp"));
+    Files.writeString(
+        dhcp.resolve("dhclient.eth0.leases"),
+        "lease {\n  option host-name \"secret-host-8\";\n"
+            + "  option dhcp-client-identifier 1:0:d:3a:never-log-me;\n"
+            + "  option dhcp-server-identifier 168.63.129.16;\n}\n");
+    Files.setLastModifiedTime(dhcp.resolve("dhclient.eth0.leases"), FileTime.from(NOW));
+
+    for (int newest = 0; newest < 2; newest++) {
+      Files.setLastModifiedTime(
+          leases.resolve("2"), FileTime.from(NOW.plusSeconds(newest == 0 ? -60 : 60)));
+      String everything = read().toString() + read().summary();
+      assertThat(everything)
+          .contains("168.63.129.16")
+          .doesNotContain("secret-host", "never-log-me", "corp.example", "10.0.0.4");
+    }
+  }
+
+  @Test
   void aValueIsNeverCutBetweenTheHalvesOfOneCharacter() {
     String cut = BoundedText.cap("x".repeat(BoundedText.MAX_VALUE - 1) + "\uD83D\uDE00 and more");
 
