@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -52,7 +53,7 @@ final class ReportCommand implements Runnable {
   /** Supporting keys: plain words, and never one of the report's own fields. */
   private static final Pattern DETAIL_KEY = Pattern.compile("[a-z][a-z0-9_]{0,31}");
 
-  /** The report's own fields, and the step, which --step gives. */
+  /** The report's own fields, the step, which --step gives, and the network snapshot's. */
   private static final Set<String> RESERVED = reserved();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -60,6 +61,7 @@ final class ReportCommand implements Runnable {
   private static Set<String> reserved() {
     Set<String> reserved = new java.util.TreeSet<>(ProvisioningReport.ownFields());
     reserved.add("step");
+    reserved.add("network");
     return java.util.Collections.unmodifiableSet(reserved);
   }
 
@@ -114,7 +116,8 @@ final class ReportCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Report that provisioning failed: NotReady (ProvisioningFailed) with the",
-        "reason to the wireserver, and a PROVISIONING_REPORT with result=error."
+        "reason to the wireserver, and a PROVISIONING_REPORT with result=error.",
+        "Both carry how the network looks (network=links …; route …; dns …)."
       },
       footer = {
         "",
@@ -260,11 +263,17 @@ final class ReportCommand implements Runnable {
               .setAttribute("kvp_only", common.kvpOnly)
               .startSpan();
       try (Scope ignored = span.makeCurrent()) {
-        boolean sent =
-            outcome.send(
-                new PlatformReport(
-                    config.wireserver(), telemetry, verdicts, vmId, KvprovCommand.VERSION),
-                new Context(config, root, vmId));
+        PlatformReport platform =
+            new PlatformReport(
+                config.wireserver(), telemetry, verdicts, vmId, KvprovCommand.VERSION);
+        // A failure report (or Ready not accepted) carries the network as it is: the one snapshot
+        // a VM that failed outside kvprov gets. --kvp-only sends nothing, not even the probe's
+        // TCP connection.
+        platform.withNetworkSnapshot(
+            root,
+            () -> "not asked",
+            common.kvpOnly ? Optional.of("not asked (--kvp-only)") : Optional.empty());
+        boolean sent = outcome.send(platform, new Context(config, root, vmId));
         if (!sent) {
           span.setStatus(StatusCode.ERROR, "the report did not reach the platform");
           err.println("kvprov report: the " + kind + " report did not reach the platform");

@@ -75,6 +75,7 @@ class NetworkSnapshotEndToEndTest {
         .contains("Attr: net.links:string[]=eth0 down 00:0d:3a:5e:21:07,")
         .contains("Attr: net.addresses:string[]= |")
         .contains("Attr: net.default_route=none")
+        .contains("Attr: net.default_route6=none")
         .contains("Attr: net.lease.server=168.63.129.16")
         .contains("Attr: net.lease.file=/var/lib/dhcp/dhclient.eth0.leases")
         .contains("Attr: net.imds=no answer (");
@@ -94,7 +95,7 @@ class NetworkSnapshotEndToEndTest {
     String network = TestVm.report(root).get("network").orElseThrow();
     assertThat(network)
         .startsWith("links eth0 up 00:0d:3a:5e:21:07; addresses eth0 10.0.0.4/24")
-        .contains("; route via 10.0.0.1 dev eth0;")
+        .contains("; route via 10.0.0.1 dev eth0, ::/0 via fe80::1234:5678:9abc dev eth0;")
         .contains("; imds no answer (")
         .endsWith("; wireserver connects");
   }

@@ -2,6 +2,7 @@ package dev.kvprov.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
@@ -101,6 +102,7 @@ class ReportCommandTest {
                   .filter(r -> r.kind() == KvprovRecord.Kind.END)
                   .map(r -> r.name().orElseThrow()))
           .containsExactly(
+              "network.snapshot",
               "wireserver.attempt",
               "wireserver.report",
               "report",
@@ -176,6 +178,81 @@ class ReportCommandTest {
   }
 
   @Test
+  void aFailureFromOutside_carriesTheNetworkSnapshot_probingTheWireserver() throws Exception {
+    DemoRoot.network(root, false);
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(run(simulator, "report", "failure", "--reason", "initrd: no network"))
+          .as(err.toString())
+          .isZero();
+
+      String network = ProvisioningReport.parse(reports().get(0).value()).get("network").get();
+      assertThat(network)
+          .startsWith("links eth0 down 00:0d:3a:5e:21:07; addresses none; route none;")
+          .contains("; lease 168.63.129.16, 3 d old;")
+          .endsWith("; imds not asked; wireserver connects");
+      // the platform hears the same snapshot, in the failure's description
+      assertThat(simulator.reports().get(0).body()).contains("links eth0 down");
+      assertThat(snapshotSpans()).hasSize(1);
+    }
+  }
+
+  @Test
+  void kvpOnly_takesTheSnapshotWithoutTouchingTheWireserver() throws Exception {
+    DemoRoot.network(root, true);
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(
+              run(simulator, "report", "failure", "--reason", "initrd: no network", "--kvp-only"))
+          .as(err.toString())
+          .isZero();
+
+      assertThat(ProvisioningReport.parse(reports().get(0).value()).get("network").get())
+          .startsWith("links eth0 up 00:0d:3a:5e:21:07; addresses eth0 10.0.0.4/24")
+          .contains("; route via 10.0.0.1 dev eth0, ::/0 via fe80::1234:5678:9abc dev eth0;")
+          .endsWith("; imds not asked; wireserver not asked (--kvp-only)");
+      assertThat(simulator.reports()).isEmpty();
+    }
+  }
+
+  @Test
+  void readyNotAccepted_carriesTheSnapshot_withTheWireserversAnswer() throws Exception {
+    DemoRoot.network(root, true);
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .scenario(dev.kvprov.agent.sim.Scenario.WIRESERVER_FORBIDS)
+            .start()) {
+      assertThat(run(simulator, "report", "ready")).isEqualTo(20);
+
+      ProvisioningReport report = ProvisioningReport.parse(reports().get(0).value());
+      assertThat(report.get("reason")).contains("Failed to report ready");
+      assertThat(report.get("network").orElseThrow())
+          .startsWith("links eth0 up ")
+          .contains("; imds not asked; wireserver failed (");
+    }
+  }
+
+  @Test
+  void readyAccepted_takesNoSnapshot() throws Exception {
+    DemoRoot.network(root, true);
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      assertThat(run(simulator, "report", "ready")).as(err.toString()).isZero();
+
+      assertThat(ProvisioningReport.parse(reports().get(0).value()).get("network")).isEmpty();
+      assertThat(snapshotSpans()).isEmpty();
+    }
+  }
+
+  private List<String> snapshotSpans() throws Exception {
+    return KvpRecordFormat.decode(PoolFile.open(root.resolve("var/lib/hyperv"), 1).read().records())
+        .records()
+        .stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .filter(r -> r.kind() == KvprovRecord.Kind.END)
+        .map(r -> r.name().orElseThrow())
+        .filter("network.snapshot"::equals)
+        .toList();
+  }
+
+  @Test
   void aDetailThatWouldOverwriteTheReportsOwnFields_isAUsageError() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(run(simulator, "report", "failure", "--reason", "x", "--detail", "result=success"))
@@ -183,6 +260,9 @@ class ReportCommandTest {
       assertThat(err.toString())
           .contains("--detail result=…: a key is a lower-case word")
           .doesNotContain("Exception");
+      assertThat(run(simulator, "report", "failure", "--reason", "x", "--detail", "network=up"))
+          .as("the snapshot's field")
+          .isEqualTo(2);
       assertThat(run(simulator, "report", "failure", "--reason", " ")).isEqualTo(2);
       assertThat(simulator.reports()).isEmpty();
     }

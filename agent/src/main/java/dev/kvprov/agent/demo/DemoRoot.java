@@ -52,15 +52,18 @@ public final class DemoRoot {
   /** The demo VM's one NIC, with a MAC in Microsoft's range as Azure gives them. */
   static final String MAC = "00:0d:3a:5e:21:07";
 
+  /** {@code ::} as /proc/net/ipv6_route writes it. */
+  private static final String ANY6 = "0".repeat(32);
+
   private static final String ROUTE_HEADER =
       "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n";
 
   /**
    * The network files a failure's snapshot reads, under {@code root} (never the host's): {@code
    * /sys/class/net}, {@code /proc/net}, resolv.conf and a lease. Up: eth0 with 10.0.0.4/24, the
-   * default route, Azure's DNS and a fresh networkd lease. Down: eth0 down, no address, no route,
-   * systemd-resolved's stub with no upstream server, and only the dhclient lease the image was
-   * captured with, three days old.
+   * default routes (IPv6's through Azure's gateway fe80::1234:5678:9abc), Azure's DNS and a fresh
+   * networkd lease. Down: eth0 down, no address, no route, systemd-resolved's stub with no upstream
+   * server, and only the dhclient lease the image was captured with, three days old.
    */
   public static void network(Path root, boolean up) throws IOException {
     Path eth0 = Files.createDirectories(root.resolve("sys/class/net/eth0"));
@@ -83,6 +86,33 @@ public final class DemoRoot {
         net.resolve("if_inet6"),
         "00000000000000000000000000000001 01 80 10 80       lo\n"
             + (up ? "fe80000000000000020d3afffe5e2107 02 40 20 80     eth0\n" : ""));
+    // the kernel's own unreachable ::/0 on lo is always there; up, the router's advertisement
+    // gives eth0 the default route through Azure's gateway
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        (up
+                ? "fe800000000000000000000000000000 40 "
+                    + ANY6
+                    + " 00 "
+                    + ANY6
+                    + " 00000100 00000001 00000000 00000001     eth0\n"
+                    + ANY6
+                    + " 00 "
+                    + ANY6
+                    + " 00 fe800000000000000000123456789abc"
+                    + " 00000400 00000001 00000000 00450003     eth0\n"
+                : "")
+            + "00000000000000000000000000000001 80 "
+            + ANY6
+            + " 00 "
+            + ANY6
+            + " 00000000 00000002 00000000 80200001       lo\n"
+            + ANY6
+            + " 00 "
+            + ANY6
+            + " 00 "
+            + ANY6
+            + " ffffffff 00000001 00000000 00200200       lo\n");
     Files.createDirectories(root.resolve("etc"));
     Files.writeString(root.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\noptions edns0\n");
     Path resolved = Files.createDirectories(root.resolve("run/systemd/resolve"));

@@ -2,6 +2,7 @@ package dev.kvprov.agent.net;
 
 import dev.kvprov.agent.os.SystemRoot;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -29,8 +30,11 @@ final class LeaseFiles {
           new Place("/var/lib/dhcp", Pattern.compile(".+\\.leases?")),
           new Place("/var/lib/dhclient", Pattern.compile(".+\\.leases?")));
 
-  /** Files looked at in one directory, at most: a lease directory holds one per link. */
+  /** Leases looked at in one directory, at most: a lease directory holds one per link. */
   static final int MAX_FILES = 64;
+
+  /** Entries of one directory looked at, at most, to find them. */
+  private static final int MAX_LISTED = 4096;
 
   private static final Pattern NETWORKD = Pattern.compile("(?m)^SERVER_ADDRESS=([0-9a-fA-F.:]+)");
   private static final Pattern DHCLIENT =
@@ -43,14 +47,21 @@ final class LeaseFiles {
     String shown = null;
     FileTime newestTime = null;
     for (Place place : PLACES) {
-      Path dir = root.resolve(place.dir());
-      if (!Files.isDirectory(dir)) {
+      Optional<Path> dir = BoundedText.resolve(root, place.dir()).filter(Files::isDirectory);
+      if (dir.isEmpty()) {
         continue;
       }
-      try (Stream<Path> entries = Files.list(dir)) {
-        for (Path file : entries.limit(MAX_FILES).toList()) {
+      // the leases among the files (NetworkManager keeps its state, timestamps… beside them)
+      try (Stream<Path> entries = Files.list(dir.get())) {
+        List<Path> leases =
+            entries
+                .limit(MAX_LISTED)
+                .filter(f -> place.names().matcher(f.getFileName().toString()).matches())
+                .limit(MAX_FILES)
+                .toList();
+        for (Path file : leases) {
           String name = file.getFileName().toString();
-          if (!place.names().matcher(name).matches() || !Files.isRegularFile(file)) {
+          if (!Files.isRegularFile(file)) {
             continue;
           }
           FileTime time = Files.getLastModifiedTime(file);
@@ -60,14 +71,15 @@ final class LeaseFiles {
             shown = place.dir() + "/" + BoundedText.cap(name);
           }
         }
-      } catch (IOException | SecurityException e) {
+      } catch (IOException | UncheckedIOException | SecurityException e) {
         // an unreadable directory has no lease to show
       }
     }
     if (newest == null) {
       return Optional.empty();
     }
-    Optional<String> server = BoundedText.read(newest).flatMap(LeaseFiles::server);
+    // dhclient appends each lease it gets: the newest is at the end of a file of any length
+    Optional<String> server = BoundedText.tail(newest).flatMap(LeaseFiles::server);
     long age = Math.max(0, Duration.between(newestTime.toInstant(), now).toSeconds());
     return Optional.of(new NetworkSnapshot.Lease(shown, server, age));
   }

@@ -32,6 +32,7 @@ import java.util.function.Function;
  * @param links the links but {@code lo}, at most {@value ProcNet#MAX_LINKS}
  * @param addresses the addresses but loopback's, at most {@value ProcNet#MAX_ADDRESSES}
  * @param defaultRoute {@code via <gateway> dev <link>}, IPv4
+ * @param defaultRoute6 {@code via <next hop> dev <link>}, IPv6's {@code ::/0}
  * @param dns the name servers of {@code /etc/resolv.conf}, then systemd-resolved's upstream ones
  * @param lease the newest DHCP lease file's
  * @param imds what the run learned of IMDS: {@code answered}, {@code no answer: …}, {@code not
@@ -42,6 +43,7 @@ public record NetworkSnapshot(
     List<Link> links,
     List<Address> addresses,
     Optional<String> defaultRoute,
+    Optional<String> defaultRoute6,
     List<String> dns,
     Optional<Lease> lease,
     String imds,
@@ -83,6 +85,7 @@ public record NetworkSnapshot(
     links = List.copyOf(links);
     addresses = List.copyOf(addresses);
     requireNonNull(defaultRoute, "defaultRoute");
+    requireNonNull(defaultRoute6, "defaultRoute6");
     dns = List.copyOf(dns);
     requireNonNull(lease, "lease");
     imds = BoundedText.cap(requireNonNull(imds, "imds"));
@@ -102,6 +105,7 @@ public record NetworkSnapshot(
         net.links(),
         net.addresses(),
         net.defaultRoute(),
+        net.defaultRoute6(),
         dns(root),
         LeaseFiles.newest(root, now),
         imds,
@@ -138,7 +142,7 @@ public record NetworkSnapshot(
   private static List<String> dns(SystemRoot root) {
     Set<String> servers = new LinkedHashSet<>();
     for (String file : List.of("/etc/resolv.conf", "/run/systemd/resolve/resolv.conf")) {
-      BoundedText.read(root.resolve(file))
+      BoundedText.read(root, file)
           .ifPresent(
               text ->
                   text.lines()
@@ -160,7 +164,7 @@ public record NetworkSnapshot(
         "; ",
         "links " + list(links, Link::toString),
         "addresses " + list(addresses, Address::toString),
-        "route " + defaultRoute.orElse("none"),
+        "route " + routes(),
         "dns " + list(dns, Function.identity()),
         "lease "
             + lease
@@ -173,6 +177,17 @@ public record NetworkSnapshot(
                 .orElse("none"),
         "imds " + imds,
         "wireserver " + wireserver);
+  }
+
+  /**
+   * Both default routes, IPv4's as it always was and IPv6's after it marked {@code ::/0}: {@code
+   * via 10.0.0.1 dev eth0, ::/0 via fe80::1234:5678:9abc dev eth0}.
+   */
+  private String routes() {
+    List<String> both = new ArrayList<>();
+    defaultRoute.ifPresent(both::add);
+    defaultRoute6.ifPresent(r -> both.add("::/0 " + r));
+    return both.isEmpty() ? "none" : String.join(", ", both);
   }
 
   /** An age as a reader takes it in at a glance: {@code 42 s}, {@code 5 min}, {@code 3 d}. */
@@ -212,6 +227,7 @@ public record NetworkSnapshot(
             AttributeKey.stringArrayKey("net.addresses"),
             addresses.stream().map(Address::toString).toList())
         .setAttribute("net.default_route", defaultRoute.orElse("none"))
+        .setAttribute("net.default_route6", defaultRoute6.orElse("none"))
         .setAttribute(AttributeKey.stringArrayKey("net.dns"), dns)
         .setAttribute("net.imds", imds)
         .setAttribute("net.wireserver", wireserver)

@@ -3,6 +3,8 @@ package dev.kvprov.agent.provision;
 import static java.util.Objects.requireNonNull;
 
 import dev.kvprov.agent.config.AgentConfig;
+import dev.kvprov.agent.net.NetworkSnapshot;
+import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.state.VerdictGenerations;
 import dev.kvprov.agent.wireserver.Health;
 import dev.kvprov.agent.wireserver.WireserverClient;
@@ -12,10 +14,14 @@ import dev.kvprov.kvp.VmId;
 import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.logs.Severity;
+import io.opentelemetry.api.trace.Span;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * How the platform learns the outcome: the health report to the wireserver and the {@code
@@ -23,6 +29,7 @@ import java.util.Map;
  * kvprov report} for agents and units that provision without it.
  */
 public final class PlatformReport {
+  private final AgentConfig.Wireserver settings;
   private final WireserverClient wireserver;
   private final KvpTelemetry telemetry;
   private final VmId vmId;
@@ -51,6 +58,7 @@ public final class PlatformReport {
       VerdictGenerations verdicts,
       VmId vmId,
       String agentVersion) {
+    this.settings = requireNonNull(settings, "settings");
     this.telemetry = requireNonNull(telemetry, "telemetry");
     this.verdicts = requireNonNull(verdicts, "verdicts");
     this.vmId = requireNonNull(vmId, "vmId");
@@ -61,6 +69,46 @@ public final class PlatformReport {
   /** Adds {@code context}'s fields to every failure this reports (none by default). */
   void onFailure(FailureContext context) {
     this.context = requireNonNull(context, "context");
+  }
+
+  /**
+   * How long the network snapshot waits for a TCP connection to a wireserver not spoken to yet: a
+   * VM without network fails at once or not at all, and a failing boot is not held up.
+   */
+  static final Duration WIRESERVER_PROBE = Duration.ofMillis(300);
+
+  /**
+   * Every failure this reports carries the network as it is then, read under {@code root}: the span
+   * {@value NetworkSnapshot#SPAN} and its summary as the field {@code network}, so that the host
+   * sees why the platform was out of reach — whether {@code provision} failed or a script reports
+   * its own failure.
+   *
+   * @param imds what the caller learned of IMDS ({@code not asked} when it did not)
+   * @param wireserver what the caller knows of the wireserver when a failure does not say (Ready's
+   *     does); empty: one TCP connection finds out
+   */
+  public void withNetworkSnapshot(
+      SystemRoot root, Supplier<String> imds, Optional<String> wireserver) {
+    requireNonNull(root, "root");
+    requireNonNull(imds, "imds");
+    requireNonNull(wireserver, "wireserver");
+    onFailure(
+        wireserverOutcome -> {
+          // started first: its duration is what the snapshot cost the failing boot, probe included
+          Span span = telemetry.tracer().spanBuilder(NetworkSnapshot.SPAN).startSpan();
+          try {
+            String outcome =
+                wireserverOutcome
+                    .or(() -> wireserver)
+                    .orElseGet(() -> NetworkSnapshot.probe(settings.endpoint(), WIRESERVER_PROBE));
+            NetworkSnapshot snapshot =
+                NetworkSnapshot.read(root, imds.get(), outcome, Instant.now());
+            snapshot.describe(span);
+            return Map.of("network", snapshot.summary());
+          } finally {
+            span.end();
+          }
+        });
   }
 
   /** The wireserver client, for the optional in-progress report. */

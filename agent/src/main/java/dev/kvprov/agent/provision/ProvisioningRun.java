@@ -7,7 +7,6 @@ import dev.kvprov.agent.config.AgentConfig;
 import dev.kvprov.agent.imds.ImdsClient;
 import dev.kvprov.agent.imds.ImdsException;
 import dev.kvprov.agent.imds.ImdsInstance;
-import dev.kvprov.agent.net.NetworkSnapshot;
 import dev.kvprov.agent.os.CommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.OvfEnvironment;
@@ -36,8 +35,6 @@ import io.opentelemetry.context.Scope;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -120,12 +117,6 @@ public final class ProvisioningRun {
   private Optional<List<String>> groups = Optional.empty();
   private boolean offline;
   private LinkEvents.Source links;
-
-  /**
-   * How long the network snapshot waits for a TCP connection to the wireserver the run has not
-   * spoken to: a VM without network fails at once or not at all, and a failing boot is not held up.
-   */
-  static final Duration WIRESERVER_PROBE = Duration.ofMillis(300);
 
   /** IMDS as this run asks it (none before the first online run asks). */
   private AskedOnce first;
@@ -282,7 +273,8 @@ public final class ProvisioningRun {
     }
     PlatformReport platform =
         new PlatformReport(config.wireserver(), telemetry, verdicts, id, agentVersion);
-    platform.onFailure(this::networkSnapshot);
+    platform.withNetworkSnapshot(
+        root, () -> first == null ? "not asked" : first.outcome(), Optional.empty());
     // Chosen steps run whatever the markers say (a hand-run `--only ssh-keys` on a provisioned
     // VM does its work); but the platform, told Ready before, hears nothing more of them.
     boolean reportedBefore = next == ProvisioningState.Next.NOTHING;
@@ -636,27 +628,6 @@ public final class ProvisioningRun {
       }
     }
     throw new IllegalStateException("a pre-provisioning kind with no handling");
-  }
-
-  /**
-   * The network as a failing run leaves it: the span {@code network.snapshot}, and its summary for
-   * the failure report ({@code network=…}), so that the host sees why the platform was out of
-   * reach.
-   */
-  private Map<String, String> networkSnapshot(Optional<String> wireserverOutcome) {
-    // started first: its duration is what the snapshot cost the failing boot, probe included
-    Span span = telemetry.tracer().spanBuilder(NetworkSnapshot.SPAN).startSpan();
-    try {
-      String imds = first == null ? "not asked" : first.outcome();
-      String wireserver =
-          wireserverOutcome.orElseGet(
-              () -> NetworkSnapshot.probe(config.wireserver().endpoint(), WIRESERVER_PROBE));
-      NetworkSnapshot snapshot = NetworkSnapshot.read(root, imds, wireserver, Instant.now());
-      snapshot.describe(span);
-      return Map.of("network", snapshot.summary());
-    } finally {
-      span.end();
-    }
   }
 
   /**

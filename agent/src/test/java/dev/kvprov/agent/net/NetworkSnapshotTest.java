@@ -42,6 +42,7 @@ class NetworkSnapshotTest {
             new NetworkSnapshot.Address("eth0", "10.0.0.4/24"),
             new NetworkSnapshot.Address("eth0", "fe80::20d:3aff:fe5e:2107/64"));
     assertThat(snapshot.defaultRoute()).contains("via 10.0.0.1 dev eth0");
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
     assertThat(snapshot.dns()).containsExactly("127.0.0.53", "168.63.129.16");
     assertThat(snapshot.lease())
         .contains(
@@ -50,7 +51,8 @@ class NetworkSnapshotTest {
     assertThat(snapshot.summary())
         .isEqualTo(
             "links eth0 up 00:0d:3a:5e:21:07; addresses eth0 10.0.0.4/24, eth0"
-                + " fe80::20d:3aff:fe5e:2107/64; route via 10.0.0.1 dev eth0; dns 127.0.0.53,"
+                + " fe80::20d:3aff:fe5e:2107/64; route via 10.0.0.1 dev eth0, ::/0 via"
+                + " fe80::1234:5678:9abc dev eth0; dns 127.0.0.53,"
                 + " 168.63.129.16; lease 168.63.129.16, 42 s old; imds answered; wireserver"
                 + " connects");
   }
@@ -67,6 +69,7 @@ class NetworkSnapshotTest {
         .containsExactly(new NetworkSnapshot.Link("eth0", "down", "00:0d:3a:5e:21:07"));
     assertThat(snapshot.addresses()).isEmpty(); // loopback's are left out
     assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).isEmpty(); // the kernel's unreachable ::/0 on lo is none
     assertThat(snapshot.dns()).containsExactly("127.0.0.53");
     assertThat(snapshot.lease().orElseThrow().server()).contains("168.63.129.16");
     assertThat(snapshot.lease().orElseThrow().ageSeconds()).isEqualTo(3 * 86400);
@@ -137,6 +140,182 @@ class NetworkSnapshotTest {
 
     assertThat(read().links())
         .containsExactly(new NetworkSnapshot.Link("eth0", "dormant", "00:0d:3a:00:00:01"));
+  }
+
+  @Test
+  void theIpv6DefaultRoute_isTheLowestMetricsNotRejectedOne_besideIpv4s() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        // a prefix route, a worse default on eth1, the best on eth0, one rejected, lo's, a bad row
+        "20010db8000000000000000000000000 40 "
+            + any
+            + " 00 "
+            + any
+            + " 00000100 00000001 00000000 00000001     eth0\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000000000000002 00000800 00000001 00000000 00000003     eth1\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000123456789abc 00000400 00000001 00000000 00450003     eth0\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000000000000003 00000001 00000001 00000000 00000203     eth2\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 "
+            + any
+            + " ffffffff 00000001 00000000 00200200       lo\n"
+            + any
+            + " 00 "
+            + any
+            + " 00 fe80zz00000000000000000000000000 00000001 00000001 00000000 00000003     eth3\n");
+
+    NetworkSnapshot snapshot = read();
+
+    assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
+    assertThat(snapshot.summary()).contains("; route ::/0 via fe80::1234:5678:9abc dev eth0;");
+  }
+
+  @Test
+  void aDefaultRouteWithoutGateway_namesItsLinkAlone() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    Files.writeString(
+        net.resolve("route"),
+        "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+            + "eth1\t00000000\t0101A8C0\t0003\t0\t0\t200\t00000000\t0\t0\t0\n"
+            + "wg0\t00000000\t00000000\t0001\t0\t0\t50\t00000000\t0\t0\t0\n");
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        any + " 00 " + any + " 00 " + any + " 00000400 00000001 00000000 00000001      wg0\n");
+
+    assertThat(read().summary()).contains("; route dev wg0, ::/0 dev wg0;");
+  }
+
+  @Test
+  void loopsOfLinksInTheImage_readAsNothing_andTheRestIsStillRead() throws Exception {
+    DemoRoot.network(root, true);
+    // each a link to itself, as the image sees it: following them never ends
+    Files.createSymbolicLink(root.resolve("sys/class/net/eth1"), Path.of("/sys/class/net/eth1"));
+    Files.delete(root.resolve("etc/resolv.conf"));
+    Files.createSymbolicLink(root.resolve("etc/resolv.conf"), Path.of("/etc/resolv.conf"));
+    Files.createDirectories(root.resolve("var/lib"));
+    Files.createSymbolicLink(root.resolve("var/lib/dhcp"), Path.of("/var/lib/dhcp"));
+    Files.delete(root.resolve("proc/net/route"));
+    Files.createSymbolicLink(root.resolve("proc/net/route"), Path.of("../net/route"));
+
+    NetworkSnapshot snapshot = read();
+
+    assertThat(snapshot.links())
+        .containsExactly(
+            new NetworkSnapshot.Link("eth0", "up", "00:0d:3a:5e:21:07"),
+            new NetworkSnapshot.Link("eth1", "unknown", "none"));
+    assertThat(snapshot.defaultRoute()).isEmpty();
+    assertThat(snapshot.defaultRoute6()).contains("via fe80::1234:5678:9abc dev eth0");
+    assertThat(snapshot.dns()).containsExactly("168.63.129.16");
+    assertThat(snapshot.lease().orElseThrow().file()).isEqualTo("/run/systemd/netif/leases/2");
+  }
+
+  @Test
+  void onAContainerHost_theNicsComeBeforeTheVirtualLinks() throws Exception {
+    DemoRoot.network(root, true);
+    Files.createDirectories(root.resolve("sys/devices/vmbus/6045bd5e"));
+    Files.createSymbolicLink(
+        root.resolve("sys/class/net/eth0/device"), Path.of("/sys/devices/vmbus/6045bd5e"));
+    for (int i = 0; i < 40; i++) {
+      Path veth = Files.createDirectories(root.resolve("sys/class/net/cali" + (1000 + i)));
+      Files.writeString(veth.resolve("operstate"), "up\n");
+      Files.writeString(veth.resolve("address"), "ee:ee:ee:ee:ee:ee\n");
+    }
+
+    List<NetworkSnapshot.Link> links = read().links();
+
+    assertThat(links).hasSize(ProcNet.MAX_LINKS);
+    assertThat(links.get(0)).isEqualTo(new NetworkSnapshot.Link("eth0", "up", "00:0d:3a:5e:21:07"));
+    assertThat(links.get(1).name()).isEqualTo("cali1000");
+    assertThat(read().summary()).startsWith("links eth0 up 00:0d:3a:5e:21:07, cali1000 up");
+  }
+
+  @Test
+  void aDhclientLeaseFileLongerThanTheCap_givesTheServerOfItsLastLease() throws Exception {
+    Path dhcp = Files.createDirectories(root.resolve("var/lib/dhcp"));
+    StringBuilder leases = new StringBuilder();
+    // dhclient appends each lease: years of renewals from the image's first network
+    while (leases.length() < 2 * BoundedText.MAX_BYTES) {
+      leases.append(
+          "lease {\n  interface \"eth0\";\n  option dhcp-server-identifier 10.9.9.9;\n}\n");
+    }
+    leases.append(
+        "lease {\n  interface \"eth0\";\n  option dhcp-server-identifier 168.63.129.16;\n}\n");
+    Files.writeString(dhcp.resolve("dhclient.eth0.leases"), leases);
+
+    assertThat(read().lease().orElseThrow().server()).contains("168.63.129.16");
+  }
+
+  @Test
+  void aFileCutAtTheCap_loosesItsPartLine_ratherThanMisreadingIt() throws Exception {
+    Path net = Files.createDirectories(root.resolve("proc/net"));
+    String any = "0".repeat(32);
+    String prefixRoute =
+        "20010db8000000000000000000000000 40 "
+            + any
+            + " 00 "
+            + any
+            + " 00000100 00000001 00000000 00000001     eth0\n";
+    String defaultRoute =
+        any
+            + " 00 "
+            + any
+            + " 00 fe800000000000000000123456789abc 00000400 00000001 00000000 00450003     eth0\n";
+    int rows = BoundedText.MAX_BYTES / prefixRoute.length() - 1;
+    // padded so that the cap falls inside the default route's device: "…     et|h0"
+    int pad = BoundedText.MAX_BYTES - rows * prefixRoute.length() - (defaultRoute.length() - 3);
+    Files.writeString(
+        net.resolve("ipv6_route"),
+        " ".repeat(pad) + prefixRoute.repeat(rows) + defaultRoute + prefixRoute);
+
+    assertThat(read().defaultRoute6()).isEmpty();
+  }
+
+  @Test
+  void ofALease_onlyItsServerAndAgeLeave_neverItsHostNameOrClientId() throws Exception {
+    Path leases = Files.createDirectories(root.resolve("run/systemd/netif/leases"));
+    Files.writeString(
+        leases.resolve("2"),
+        "ADDRESS=10.0.0.4\nSERVER_ADDRESS=168.63.129.16\nHOSTNAME=secret-host-7\n"
+            + "CLIENTID=ffb3e4c1a2000200001234never-log-me\nDOMAINNAME=corp.example\n");
+    Path dhcp = Files.createDirectories(root.resolve("var/lib/dhcp"));
+    Files.writeString(
+        dhcp.resolve("dhclient.eth0.leases"),
+        "lease {\n  option host-name \"secret-host-8\";\n"
+            + "  option dhcp-client-identifier 1:0:d:3a:never-log-me;\n"
+            + "  option dhcp-server-identifier 168.63.129.16;\n}\n");
+    Files.setLastModifiedTime(dhcp.resolve("dhclient.eth0.leases"), FileTime.from(NOW));
+
+    for (int newest = 0; newest < 2; newest++) {
+      Files.setLastModifiedTime(
+          leases.resolve("2"), FileTime.from(NOW.plusSeconds(newest == 0 ? -60 : 60)));
+      String everything = read().toString() + read().summary();
+      assertThat(everything)
+          .contains("168.63.129.16")
+          .doesNotContain("secret-host", "never-log-me", "corp.example", "10.0.0.4");
+    }
+  }
+
+  @Test
+  void aValueIsNeverCutBetweenTheHalvesOfOneCharacter() {
+    String cut = BoundedText.cap("x".repeat(BoundedText.MAX_VALUE - 1) + "\uD83D\uDE00 and more");
+
+    assertThat(cut).isEqualTo("x".repeat(BoundedText.MAX_VALUE - 1) + "…");
+    assertThat(BoundedText.cap("eth\uD83D\uDE00\u0007")).isEqualTo("eth\uD83D\uDE00?");
   }
 
   @Test

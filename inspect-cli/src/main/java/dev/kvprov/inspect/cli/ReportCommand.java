@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -90,19 +91,44 @@ final class ReportCommand implements Callable<Integer> {
     } else {
       int width = report.fields().stream().mapToInt(f -> f.key().length()).max().orElse(0);
       int columns = Style.columns(false);
+      String margin = " ".repeat(width + 2);
       // a long reason or detail wraps under its value, never back to column 0
       report
           .fields()
           .forEach(
-              f ->
-                  Text.hang(
-                          Text.padRight(Text.printable(f.key()), width) + "  ",
-                          Text.printable(f.value()),
-                          columns,
-                          2)
-                      .forEach(out::println));
+              f -> {
+                String head = Text.padRight(Text.printable(f.key()), width) + "  ";
+                List<String> parts = parts(f.key(), Text.printable(f.value()), columns);
+                if (parts.size() == 1) {
+                  Text.hang(head, parts.get(0), columns, 2).forEach(out::println);
+                  return;
+                }
+                for (String part : parts) {
+                  // a part wraps under the text after its name, so that it reads as one
+                  int name = part.indexOf(' ') + 1;
+                  Text.hang(head + part.substring(0, name), part.substring(name), columns, 2)
+                      .forEach(out::println);
+                  head = margin;
+                }
+              });
     }
     return (report.isSuccess() ? ExitCode.OK : ExitCode.FOUND).code;
+  }
+
+  /** Where kvprov's network snapshot starts a part: {@code ; route …}, {@code ; dns …}. */
+  private static final Pattern NETWORK_PART =
+      Pattern.compile("; (?=(?:addresses|route|dns|lease|imds|wireserver) )");
+
+  /**
+   * A value as the lines it starts: kvprov's {@code network} snapshot at a terminal one part to a
+   * line (links, addresses, route…, each starting with its name), so that a part reads whole rather
+   * than wrapped mid-way; any other value, or any value into a pipe, as it is.
+   */
+  private static List<String> parts(String key, String value, int columns) {
+    if (!key.equals("network") || columns == Integer.MAX_VALUE) {
+      return List.of(value);
+    }
+    return List.of(NETWORK_PART.split(value));
   }
 
   /**
