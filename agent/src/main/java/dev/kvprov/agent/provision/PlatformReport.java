@@ -15,6 +15,7 @@ import dev.kvprov.otel.KvpTelemetry;
 import dev.kvprov.otel.ProvisioningReport;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,6 +106,11 @@ public final class PlatformReport {
                 NetworkSnapshot.read(root, imds.get(), outcome, Instant.now());
             snapshot.describe(span);
             return Map.of("network", snapshot.summary());
+          } catch (RuntimeException e) {
+            // The snapshot is a courtesy to the failure report it rides on: a flaw in it must not
+            // lose that report. No message of the exception's: it may name Java types.
+            span.setStatus(StatusCode.ERROR, "the network snapshot failed");
+            return Map.of("network", "not taken (an internal error)");
           } finally {
             span.end();
           }
