@@ -217,6 +217,9 @@ final class DemoCommand implements Callable<Integer> {
       out.println();
       out.println("== what the platform received");
       simulator.reports().forEach(r -> out.println("  " + r.protocol() + ": " + r.body()));
+      if (simulator.reports().isEmpty()) {
+        out.println("  nothing: no report reached the simulated wireserver");
+      }
       out.println();
       out.println("== where everything is");
       out.println("  root filesystem:  " + root);
