@@ -126,13 +126,21 @@ class EarlyChecksEndToEndTest {
             REFUSED,
             "is longer than 63 characters"),
         Arguments.of(
-            "IMDS's host name with a label over 63 characters (refused with IMDS's answer)",
+            "IMDS's host name with a label over 63 characters (IMDS answered: its data refused)",
             null,
             "\"computerName\": \"sim-vm\"",
             "\"computerName\": \"" + "h".repeat(64) + "\"",
-            10,
-            "Failed to fetch instance metadata",
-            "computerName: host name 'hhhh"));
+            11,
+            REFUSED,
+            "computerName: host name 'hhhh"),
+        Arguments.of(
+            "IMDS's user name that no account can have",
+            null,
+            "\"adminUsername\": \"azureuser\"",
+            "\"adminUsername\": \"Admin User\"",
+            11,
+            REFUSED,
+            "adminUsername: "));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -254,16 +262,21 @@ class EarlyChecksEndToEndTest {
   }
 
   @Test
-  void theProxyAgentAskedFor_andFailing_failsTheRun_withItsAnswer() throws Exception {
+  void theProxyAgentAskedFor_andFailing_failsTheRun_withItsAnswer_beforeImdsIsAsked()
+      throws Exception {
     askForTheProxyAgent();
     proxyAgent("echo 'key latch not acquired' >&2\nexit 3\n");
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(19);
       assertThat(simulator.reports()).hasSize(1);
       assertThat(simulator.reports().get(0).body())
+          .contains("Guest Proxy Agent status failed")
           .contains("the Guest Proxy Agent did not report ready");
+      // The proxy sits between the VM and IMDS: asked first, as cloud-init asks it.
+      assertThat(simulator.imdsRequests()).isZero();
     }
     ProvisioningReport report = TestVm.report(root);
+    assertThat(report.get("reason")).contains("Guest Proxy Agent status failed");
     assertThat(report.get("gpa")).contains("failed");
     assertThat(report.get("detail").orElseThrow())
         .isEqualTo(
@@ -278,8 +291,10 @@ class EarlyChecksEndToEndTest {
     askForTheProxyAgent();
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(provision(simulator)).isEqualTo(19);
+      assertThat(simulator.imdsRequests()).isZero();
     }
     assertThat(TestVm.report(root).get("gpa")).contains("missing");
+    assertThat(TestVm.report(root).get("reason")).contains("Guest Proxy Agent not found");
     assertThat(TestVm.report(root).get("detail").orElseThrow())
         .contains("azure-proxy-agent is not installed");
   }
