@@ -199,6 +199,77 @@ class EarlyChecksEndToEndTest {
         .contains("user name 'svc' is a system account in /etc/passwd (uid 998)");
   }
 
+  private void append(String file, String line) throws Exception {
+    Files.writeString(
+        root.resolve(file),
+        line,
+        UTF_8,
+        java.nio.file.StandardOpenOption.APPEND,
+        java.nio.file.StandardOpenOption.CREATE);
+  }
+
+  /** Where useradd gives each user its own group, a group someone has is refused by name. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("groupsInTheWay")
+  void anOrdinaryGroupNamedLikeTheUser_thatSomeoneHas_isRefusedBeforeAnyChange(
+      String title, String group, String passwd, String why) throws Exception {
+    append("etc/login.defs", "USERGROUPS_ENAB yes\n");
+    append("etc/group", group);
+    append("etc/passwd", passwd);
+    Map<String, String> before = files();
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .instanceJson(
+                instance("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"devs\"")
+                    .replace("/home/azureuser/", "/home/devs/"))
+            .start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(11);
+    }
+    assertThat(files()).as("the root, but for its pool").isEqualTo(before);
+    assertThat(TestVm.report(root).get("step")).contains("check");
+    assertThat(TestVm.report(root).get("detail").orElseThrow())
+        .isEqualTo(
+            "user name 'devs' is taken by a group in /etc/group ("
+                + why
+                + "), and useradd gives each new user a group of its own name"
+                + " (USERGROUPS_ENAB)");
+  }
+
+  static Stream<Arguments> groupsInTheWay() {
+    return Stream.of(
+        Arguments.of(
+            "a group with members",
+            "devs:x:1500:alice\n",
+            "alice:x:1501:1501::/home/alice:/bin/sh\n",
+            "it has members: alice"),
+        Arguments.of(
+            "another user's primary group",
+            "devs:x:1500:\n",
+            "bob:x:1502:1500::/home/bob:/bin/sh\n",
+            "it is bob's primary group"));
+  }
+
+  /**
+   * Without USERGROUPS_ENAB (shadow-utils reads its absence as no) useradd puts the user in the
+   * default group: the same group is no clash, and the real useradd creates the user.
+   */
+  @Test
+  void aGroupNamedLikeTheUser_withoutUserGroups_isNoClash() throws Exception {
+    append("etc/group", "devs:x:1500:alice\n");
+    append("etc/passwd", "alice:x:1501:1501::/home/alice:/bin/sh\n");
+    Files.deleteIfExists(root.resolve("etc/login.defs"));
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .instanceJson(
+                instance("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"devs\"")
+                    .replace("/home/azureuser/", "/home/devs/"))
+            .start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(Files.readAllLines(root.resolve("etc/passwd"))).anyMatch(l -> l.startsWith("devs:"));
+    assertThat(Files.readAllLines(root.resolve("etc/group"))).contains("devs:x:1500:alice");
+  }
+
   @Test
   void theAdminUsersOwnEntry_fromAnEarlierRun_isNoClash() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {

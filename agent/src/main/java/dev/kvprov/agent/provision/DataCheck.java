@@ -1,5 +1,6 @@
 package dev.kvprov.agent.provision;
 
+import dev.kvprov.agent.os.AccountRepair;
 import dev.kvprov.agent.os.GroupFile;
 import dev.kvprov.agent.os.LoginDefs;
 import dev.kvprov.agent.os.Names;
@@ -51,9 +52,10 @@ final class DataCheck {
   }
 
   /**
-   * The admin user must not be a system account, nor take the name of a system group (useradd would
-   * refuse the group, half-way). Its own entry from an earlier run is no clash: an ordinary user
-   * keeps its own group.
+   * The admin user must not be a system account, nor take the name of a system group, nor (where
+   * useradd makes each user a group of its name) that of a group someone has (useradd would refuse
+   * the group, half-way). Its own entry from an earlier run is no clash: an ordinary user keeps its
+   * own group.
    */
   private static void clash(String user, SystemRoot root) throws DataRefused {
     try {
@@ -77,6 +79,17 @@ final class DataCheck {
                 + "' is a system group in /etc/group (gid "
                 + gid.getAsInt()
                 + ")");
+      }
+      // useradd makes the user's own group of its name (USERGROUPS_ENAB) and refuses one that
+      // exists; only a group the account repair removes first is no clash.
+      Optional<String> kept = AccountRepair.keptGroup(root, user);
+      if (kept.isPresent() && LoginDefs.userGroups(root)) {
+        throw new DataRefused(
+            "user name '"
+                + user
+                + "' is taken by a group in /etc/group ("
+                + kept.get()
+                + "), and useradd gives each new user a group of its own name (USERGROUPS_ENAB)");
       }
     } catch (IOException e) {
       // Unreadable account files: the user step says so, naming the file, before it changes them.
