@@ -288,6 +288,36 @@ class EarlyChecksEndToEndTest {
     assertThat(TestVm.report(root).isSuccess()).isTrue();
   }
 
+  /**
+   * A hand-run {@code --only ssh-keys} sets no password and keeps no custom data (only a whole run
+   * does): neither is refused for it.
+   */
+  @Test
+  void chosenSteps_areNotRefused_forFieldsTheyNeverTouch() throws Exception {
+    media(
+        "<UserPassword>Fixture-S3cret#never-log-me</UserPassword>",
+        "<UserPassword>" + "L0ng-".repeat(14) + "never-log-me</UserPassword>");
+    media("<CustomData>I2Nsb3VkLWNvbmZpZwp3", "<CustomData>#cloud-config I2Nsb3VkLWNvbmZpZwp3");
+    Files.createDirectories(root.resolve("home/azureuser"));
+    append("etc/passwd", "azureuser:x:1000:1000::/home/azureuser:/bin/sh\n");
+    append("etc/group", "azureuser:x:1000:\n");
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = TestVm.simulatorConfig(dir, simulator);
+      int exit =
+          ProvisionCommand.run(
+              options,
+              media,
+              java.util.EnumSet.of(dev.kvprov.agent.provision.steps.Step.SSH_KEYS),
+              new PrintStream(stderr, true, UTF_8));
+
+      assertThat(exit).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(root.resolve("home/azureuser/.ssh/authorized_keys")).isNotEmptyFile();
+    assertThat(stderr.toString(UTF_8)).doesNotContain("never-log-me");
+  }
+
   @Test
   void aColonInThePassword_isCarried_kvprovHashesItItself() throws Exception {
     media(

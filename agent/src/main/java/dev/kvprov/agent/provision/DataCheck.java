@@ -7,11 +7,14 @@ import dev.kvprov.agent.os.Names;
 import dev.kvprov.agent.os.Passwd;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.agent.provision.steps.Step;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The platform's answer checked before any step runs, so that what cannot be done is refused with
@@ -28,25 +31,37 @@ final class DataCheck {
 
   private DataCheck() {}
 
+  /** The steps that act as the admin user: its name must be one an account can have. */
+  private static final Set<Step> AS_THE_USER =
+      EnumSet.of(Step.USER, Step.PASSWORD, Step.SUDOERS, Step.SSH_KEYS);
+
   /**
-   * Refuses the first field that cannot be carried out on {@code root}: the host name, the admin
-   * user (its form, and a clash with a system account or group), the password, the custom data.
+   * Refuses the first field that cannot be carried out on {@code root} by the {@code steps} that
+   * will run (a hand-run {@code --only ssh-keys} is not refused for a password it never sets): the
+   * host name, the admin user (its form, and a clash with a system account or a group), the
+   * password, the custom data. No step writes the custom data: a whole run keeps it for the image's
+   * own readers, so only a whole run checks it.
    */
-  static void check(PlatformData data, Optional<Secret> customData, SystemRoot root)
+  static void check(
+      PlatformData data, Optional<Secret> customData, SystemRoot root, Set<Step> steps)
       throws DataRefused {
-    Optional<String> host = Names.hostProblem(data.hostname());
-    if (host.isPresent()) {
-      throw new DataRefused(host.get());
+    if (steps.contains(Step.HOSTNAME)) {
+      Optional<String> host = Names.hostProblem(data.hostname());
+      if (host.isPresent()) {
+        throw new DataRefused(host.get());
+      }
     }
-    Optional<String> user = Names.userProblem(data.adminUser());
-    if (user.isPresent()) {
-      throw new DataRefused(user.get());
+    if (steps.stream().anyMatch(AS_THE_USER::contains)) {
+      Optional<String> user = Names.userProblem(data.adminUser());
+      if (user.isPresent()) {
+        throw new DataRefused(user.get());
+      }
+      clash(data.adminUser(), root, steps.contains(Step.USER));
     }
-    clash(data.adminUser(), root);
-    if (data.password().isPresent()) {
+    if (steps.contains(Step.PASSWORD) && data.password().isPresent()) {
       password(data.password().get());
     }
-    if (customData.isPresent()) {
+    if (steps.containsAll(EnumSet.allOf(Step.class)) && customData.isPresent()) {
       base64(customData.get());
     }
   }
@@ -55,9 +70,9 @@ final class DataCheck {
    * The admin user must not be a system account, nor take the name of a system group, nor (where
    * useradd makes each user a group of its name) that of a group someone has (useradd would refuse
    * the group, half-way). Its own entry from an earlier run is no clash: an ordinary user keeps its
-   * own group.
+   * own group. The groups matter only when the user step is to run, which may create the user.
    */
-  private static void clash(String user, SystemRoot root) throws DataRefused {
+  private static void clash(String user, SystemRoot root, boolean creates) throws DataRefused {
     try {
       Optional<Passwd> existing = Passwd.lookup(root, user);
       if (existing.isPresent()) {
@@ -69,6 +84,9 @@ final class DataCheck {
                   + existing.get().uid()
                   + ")");
         }
+        return;
+      }
+      if (!creates) {
         return;
       }
       OptionalInt gid = GroupFile.read(root).gid(user);

@@ -591,7 +591,8 @@ public final class ProvisioningRun {
       DataCheck.check(
           answer.data(),
           answer.media() == null ? Optional.empty() : answer.media().customData(),
-          root);
+          root,
+          steps);
     } catch (DataRefused e) {
       span.setStatus(StatusCode.ERROR, e.getMessage());
       throw e;
