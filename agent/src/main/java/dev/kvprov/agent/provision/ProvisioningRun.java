@@ -568,20 +568,6 @@ public final class ProvisioningRun {
   }
 
   /**
-   * The Guest Proxy Agent's status, asked when the media ask for it, before IMDS: cloud-init asks
-   * it once networking is up and before IMDS, the proxy sitting between the VM and IMDS and the
-   * wireserver.
-   */
-  private void proxyAgent() throws ProxyAgentNotReady, InterruptedException {
-    GuestProxyAgent.Status status =
-        GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
-    gpa = Optional.of(status);
-    if (!status.ready()) {
-      throw new ProxyAgentNotReady(status);
-    }
-  }
-
-  /**
    * The answer checked before anything changes the machine: one span, {@code provision.check},
    * failed with the reason when a field is refused.
    */
@@ -599,14 +585,6 @@ public final class ProvisioningRun {
     } finally {
       span.end();
     }
-  }
-
-  /** A refusal found while reading the answer (IMDS's values), in its own failed check span. */
-  private DataRefused refused(DataRefused refusal) {
-    Span span = telemetry.tracer().spanBuilder("provision.check").startSpan();
-    span.setStatus(StatusCode.ERROR, refusal.getMessage());
-    span.end();
-    return refusal;
   }
 
   /**
@@ -814,6 +792,28 @@ public final class ProvisioningRun {
     String message = String.valueOf(e.getMessage());
     int last = message.lastIndexOf("last: ");
     return last < 0 ? message : message.substring(last + "last: ".length());
+  }
+
+  /**
+   * The Guest Proxy Agent's status, asked when the media ask for it, before IMDS: cloud-init asks
+   * it once networking is up and before IMDS, the proxy sitting between the VM and IMDS and the
+   * wireserver.
+   */
+  private void proxyAgent() throws ProxyAgentNotReady, InterruptedException {
+    GuestProxyAgent.Status status =
+        GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
+    gpa = Optional.of(status);
+    if (!status.ready()) {
+      throw new ProxyAgentNotReady(status);
+    }
+  }
+
+  /** A refusal found while reading the answer (IMDS's values), in its own failed check span. */
+  private DataRefused refused(DataRefused refusal) {
+    Span span = telemetry.tracer().spanBuilder("provision.check").startSpan();
+    span.setStatus(StatusCode.ERROR, refusal.getMessage());
+    span.end();
+    return refusal;
   }
 
   /** The platform asked for the Guest Proxy Agent, and it did not report ready. */
