@@ -162,6 +162,29 @@ class DemoCommandTest {
   }
 
   @Test
+  void badMedia_imdssHostName_isRefusedAsData_notAsImdsFailing() throws Exception {
+    String[] result = demo("bad-media", "--bad", "hostname");
+
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("11");
+    assertThat(result[1])
+        .contains("provision.check  FAILED: IMDS metadata rejected: computerName: host name")
+        .contains("result=error|reason=Provisioning data refused")
+        .contains("|step=check|")
+        .doesNotContain("Failed to fetch instance metadata");
+  }
+
+  @Test
+  void badMedia_imdssUserName_isRefusedAsData_namingIt() throws Exception {
+    String[] result = demo("bad-media", "--bad", "user");
+
+    assertThat(result[0]).as(result[1] + result[2]).isEqualTo("11");
+    assertThat(result[1])
+        .contains("provision.check  FAILED: user name 'sudo' is a system group")
+        .contains("result=error|reason=Provisioning data refused")
+        .contains("|step=check|");
+  }
+
+  @Test
   void gpa_asksTheStandInProxyAgent_andReportsItReady() throws Exception {
     String[] result = demo("gpa");
 

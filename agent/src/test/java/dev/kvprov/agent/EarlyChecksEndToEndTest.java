@@ -126,13 +126,21 @@ class EarlyChecksEndToEndTest {
             REFUSED,
             "is longer than 63 characters"),
         Arguments.of(
-            "IMDS's host name with a label over 63 characters (refused with IMDS's answer)",
+            "IMDS's host name with a label over 63 characters (IMDS answered: its data refused)",
             null,
             "\"computerName\": \"sim-vm\"",
             "\"computerName\": \"" + "h".repeat(64) + "\"",
-            10,
-            "Failed to fetch instance metadata",
-            "computerName: host name 'hhhh"));
+            11,
+            REFUSED,
+            "computerName: host name 'hhhh"),
+        Arguments.of(
+            "IMDS's user name that no account can have",
+            null,
+            "\"adminUsername\": \"azureuser\"",
+            "\"adminUsername\": \"Admin User\"",
+            11,
+            REFUSED,
+            "adminUsername: "));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -191,6 +199,77 @@ class EarlyChecksEndToEndTest {
         .contains("user name 'svc' is a system account in /etc/passwd (uid 998)");
   }
 
+  private void append(String file, String line) throws Exception {
+    Files.writeString(
+        root.resolve(file),
+        line,
+        UTF_8,
+        java.nio.file.StandardOpenOption.APPEND,
+        java.nio.file.StandardOpenOption.CREATE);
+  }
+
+  /** Where useradd gives each user its own group, a group someone has is refused by name. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("groupsInTheWay")
+  void anOrdinaryGroupNamedLikeTheUser_thatSomeoneHas_isRefusedBeforeAnyChange(
+      String title, String group, String passwd, String why) throws Exception {
+    append("etc/login.defs", "USERGROUPS_ENAB yes\n");
+    append("etc/group", group);
+    append("etc/passwd", passwd);
+    Map<String, String> before = files();
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .instanceJson(
+                instance("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"devs\"")
+                    .replace("/home/azureuser/", "/home/devs/"))
+            .start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(11);
+    }
+    assertThat(files()).as("the root, but for its pool").isEqualTo(before);
+    assertThat(TestVm.report(root).get("step")).contains("check");
+    assertThat(TestVm.report(root).get("detail").orElseThrow())
+        .isEqualTo(
+            "user name 'devs' is taken by a group in /etc/group ("
+                + why
+                + "), and useradd gives each new user a group of its own name"
+                + " (USERGROUPS_ENAB)");
+  }
+
+  static Stream<Arguments> groupsInTheWay() {
+    return Stream.of(
+        Arguments.of(
+            "a group with members",
+            "devs:x:1500:alice\n",
+            "alice:x:1501:1501::/home/alice:/bin/sh\n",
+            "it has members: alice"),
+        Arguments.of(
+            "another user's primary group",
+            "devs:x:1500:\n",
+            "bob:x:1502:1500::/home/bob:/bin/sh\n",
+            "it is bob's primary group"));
+  }
+
+  /**
+   * Without USERGROUPS_ENAB (shadow-utils reads its absence as no) useradd puts the user in the
+   * default group: the same group is no clash, and the real useradd creates the user.
+   */
+  @Test
+  void aGroupNamedLikeTheUser_withoutUserGroups_isNoClash() throws Exception {
+    append("etc/group", "devs:x:1500:alice\n");
+    append("etc/passwd", "alice:x:1501:1501::/home/alice:/bin/sh\n");
+    Files.deleteIfExists(root.resolve("etc/login.defs"));
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .instanceJson(
+                instance("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"devs\"")
+                    .replace("/home/azureuser/", "/home/devs/"))
+            .start()) {
+      assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(Files.readAllLines(root.resolve("etc/passwd"))).anyMatch(l -> l.startsWith("devs:"));
+    assertThat(Files.readAllLines(root.resolve("etc/group"))).contains("devs:x:1500:alice");
+  }
+
   @Test
   void theAdminUsersOwnEntry_fromAnEarlierRun_isNoClash() throws Exception {
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
@@ -207,6 +286,36 @@ class EarlyChecksEndToEndTest {
       assertThat(simulator.reports()).hasSize(2);
     }
     assertThat(TestVm.report(root).isSuccess()).isTrue();
+  }
+
+  /**
+   * A hand-run {@code --only ssh-keys} sets no password and keeps no custom data (only a whole run
+   * does): neither is refused for it.
+   */
+  @Test
+  void chosenSteps_areNotRefused_forFieldsTheyNeverTouch() throws Exception {
+    media(
+        "<UserPassword>Fixture-S3cret#never-log-me</UserPassword>",
+        "<UserPassword>" + "L0ng-".repeat(14) + "never-log-me</UserPassword>");
+    media("<CustomData>I2Nsb3VkLWNvbmZpZwp3", "<CustomData>#cloud-config I2Nsb3VkLWNvbmZpZwp3");
+    Files.createDirectories(root.resolve("home/azureuser"));
+    append("etc/passwd", "azureuser:x:1000:1000::/home/azureuser:/bin/sh\n");
+    append("etc/group", "azureuser:x:1000:\n");
+    try (AzureSimulator simulator = AzureSimulator.builder().start()) {
+      ConfigOptions options = new ConfigOptions();
+      options.root = root;
+      options.config = TestVm.simulatorConfig(dir, simulator);
+      int exit =
+          ProvisionCommand.run(
+              options,
+              media,
+              java.util.EnumSet.of(dev.kvprov.agent.provision.steps.Step.SSH_KEYS),
+              new PrintStream(stderr, true, UTF_8));
+
+      assertThat(exit).as(stderr.toString(UTF_8)).isZero();
+    }
+    assertThat(root.resolve("home/azureuser/.ssh/authorized_keys")).isNotEmptyFile();
+    assertThat(stderr.toString(UTF_8)).doesNotContain("never-log-me");
   }
 
   @Test
@@ -254,16 +363,21 @@ class EarlyChecksEndToEndTest {
   }
 
   @Test
-  void theProxyAgentAskedFor_andFailing_failsTheRun_withItsAnswer() throws Exception {
+  void theProxyAgentAskedFor_andFailing_failsTheRun_withItsAnswer_beforeImdsIsAsked()
+      throws Exception {
     askForTheProxyAgent();
     proxyAgent("echo 'key latch not acquired' >&2\nexit 3\n");
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(provision(simulator)).as(stderr.toString(UTF_8)).isEqualTo(19);
       assertThat(simulator.reports()).hasSize(1);
       assertThat(simulator.reports().get(0).body())
+          .contains("Guest Proxy Agent status failed")
           .contains("the Guest Proxy Agent did not report ready");
+      // The proxy sits between the VM and IMDS: asked first, as cloud-init asks it.
+      assertThat(simulator.imdsRequests()).isZero();
     }
     ProvisioningReport report = TestVm.report(root);
+    assertThat(report.get("reason")).contains("Guest Proxy Agent status failed");
     assertThat(report.get("gpa")).contains("failed");
     assertThat(report.get("detail").orElseThrow())
         .isEqualTo(
@@ -278,8 +392,10 @@ class EarlyChecksEndToEndTest {
     askForTheProxyAgent();
     try (AzureSimulator simulator = AzureSimulator.builder().start()) {
       assertThat(provision(simulator)).isEqualTo(19);
+      assertThat(simulator.imdsRequests()).isZero();
     }
     assertThat(TestVm.report(root).get("gpa")).contains("missing");
+    assertThat(TestVm.report(root).get("reason")).contains("Guest Proxy Agent not found");
     assertThat(TestVm.report(root).get("detail").orElseThrow())
         .contains("azure-proxy-agent is not installed");
   }

@@ -1014,9 +1014,11 @@ class ProvisionEndToEndTest {
             .replace("\"adminUsername\": \"azureuser\"", "\"adminUsername\": \"-oProxyCommand=x\"");
     try (AzureSimulator simulator = AzureSimulator.builder().instanceJson(hostile).start()) {
       // The media are there, but IMDS did answer: a refusal is a decision the media must not
-      // overrule, unlike no answer at all.
-      assertThat(provision(simulator)).isEqualTo(10);
+      // overrule, unlike no answer at all. IMDS answered: its data are refused, not IMDS.
+      assertThat(provision(simulator)).isEqualTo(11);
     }
+    assertThat(report().get("reason")).contains("Provisioning data refused");
+    assertThat(report().get("step")).contains("check");
     assertThat(report().get("detail").orElseThrow())
         .contains("adminUsername: user name '-oProxyCommand=x' is not a portable user name");
     assertThat(Files.readString(root.resolve("etc/passwd")))

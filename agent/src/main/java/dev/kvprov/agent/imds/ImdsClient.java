@@ -250,16 +250,20 @@ public final class ImdsClient {
       }
       List<String> problems;
       ImdsInstance instance = null;
+      boolean shaped = false;
       try {
         instance = ImdsJson.instance(tree.get()).orElse(null);
         problems = ImdsValidation.problems(instance);
+        shaped = ImdsValidation.shaped(instance);
       } catch (ImdsJson.NotMetadata e) {
         problems = List.of(e.getMessage());
       }
       if (!problems.isEmpty()) {
         String failure = "IMDS metadata rejected: " + String.join("; ", problems);
         span.setStatus(StatusCode.ERROR, failure);
-        throw new ImdsException(failure, attempt, null, true);
+        throw shaped
+            ? ImdsException.valuesRefused(failure, attempt)
+            : new ImdsException(failure, attempt, null, true);
       }
       return Optional.of(instance);
     } catch (JacksonException e) {

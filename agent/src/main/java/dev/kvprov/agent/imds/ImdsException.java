@@ -9,6 +9,7 @@ public final class ImdsException extends Exception {
 
   private final int attempts;
   private final boolean refused;
+  private final boolean valuesRefused;
 
   public ImdsException(String message, int attempts, Throwable cause) {
     this(message, attempts, cause, false);
@@ -19,9 +20,31 @@ public final class ImdsException extends Exception {
    *     the agent must not act on — as against no usable answer at all
    */
   public ImdsException(String message, int attempts, Throwable cause, boolean refused) {
+    this(message, attempts, cause, refused, false);
+  }
+
+  private ImdsException(
+      String message, int attempts, Throwable cause, boolean refused, boolean valuesRefused) {
     super(message, cause);
     this.attempts = attempts;
     this.refused = refused;
+    this.valuesRefused = valuesRefused;
+  }
+
+  /**
+   * IMDS answered well-formed metadata, but a value in it cannot be carried out (a user or host
+   * name, a key's path): the message names the field.
+   */
+  public static ImdsException valuesRefused(String message, int attempts) {
+    return new ImdsException(message, attempts, null, true, true);
+  }
+
+  /**
+   * Whether IMDS answered, and the answer named what cannot be done: provisioning reports it as the
+   * platform's data refused, like a field of the media, not as IMDS failing.
+   */
+  public boolean valuesRefused() {
+    return valuesRefused;
   }
 
   /**

@@ -14,6 +14,14 @@ final class ImdsValidation {
 
   private ImdsValidation() {}
 
+  /**
+   * Whether the instance has the sections kvprov reads: when it has, what {@link #problems} finds
+   * is about values in them, each naming its field.
+   */
+  static boolean shaped(ImdsInstance instance) {
+    return instance != null && instance.compute() != null && instance.compute().osProfile() != null;
+  }
+
   /** What is wrong with the instance, one sentence each; empty when it can be used. */
   static List<String> problems(ImdsInstance instance) {
     List<String> problems = new ArrayList<>();

@@ -161,14 +161,40 @@ public final class AccountRepair {
       repairs.add("removed the shadow entry of " + user + ", who is not in passwd");
     }
     Optional<String[]> group = entry("group");
-    if (group.isPresent() && group.get().length >= 4 && group.get()[3].isEmpty()) {
-      String gid = group.get()[2];
-      boolean someonesPrimary = lines("passwd").stream().anyMatch(l -> field(l, 3).equals(gid));
-      if (!someonesPrimary && remove("group", l -> field(l, 0).equals(user))) {
-        remove("gshadow", l -> field(l, 0).equals(user));
-        repairs.add("removed the group " + user + " left by a user creation that did not finish");
-      }
+    if (group.isPresent()
+        && whyKept(group.get(), lines("passwd")).isEmpty()
+        && remove("group", l -> field(l, 0).equals(user))) {
+      remove("gshadow", l -> field(l, 0).equals(user));
+      repairs.add("removed the group " + user + " left by a user creation that did not finish");
     }
+  }
+
+  /**
+   * Why the group named {@code user} in {@code root} is someone's, which the repair leaves alone:
+   * it has members, or is a user's primary group. Empty when there is no such group, or it is what
+   * a crashed {@code useradd} leaves (and the repair removes). For a user not yet in passwd, such a
+   * group makes {@code useradd} with {@code USERGROUPS_ENAB} refuse, half-way through a run.
+   */
+  public static Optional<String> keptGroup(SystemRoot root, String user) throws IOException {
+    AccountRepair files = new AccountRepair(root, user, Instant.EPOCH);
+    Optional<String[]> group = files.entry("group");
+    return group.isEmpty() ? Optional.empty() : whyKept(group.get(), files.lines("passwd"));
+  }
+
+  /** The one rule of which group named like the user is a crash's remnant; see keptGroup. */
+  private static Optional<String> whyKept(String[] group, List<String> passwd) {
+    if (group.length < 4) {
+      return Optional.of("its entry is not complete");
+    }
+    if (!group[3].isEmpty()) {
+      String members = group[3].length() > 60 ? group[3].substring(0, 60) + "…" : group[3];
+      return Optional.of("it has members: " + members);
+    }
+    String gid = group[2];
+    return passwd.stream()
+        .filter(l -> field(l, 3).equals(gid))
+        .findFirst()
+        .map(l -> "it is " + field(l, 0) + "'s primary group");
   }
 
   /** A lock held until closed. */

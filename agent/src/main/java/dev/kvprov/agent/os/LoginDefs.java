@@ -20,6 +20,25 @@ public final class LoginDefs {
     return number(root, "GID_MIN");
   }
 
+  /**
+   * {@code USERGROUPS_ENAB}: whether {@code useradd} gives each new user a group of its own name
+   * (Debian's and Ubuntu's login.defs say yes). Absent, shadow-utils reads it as no, and the user
+   * joins the default group instead.
+   */
+  public static boolean userGroups(SystemRoot root) {
+    try {
+      for (String line : Files.readAllLines(root.resolve("/etc/login.defs"))) {
+        String[] f = line.strip().split("\\s+");
+        if (f.length == 2 && f[0].equals("USERGROUPS_ENAB")) {
+          return f[1].equalsIgnoreCase("yes");
+        }
+      }
+    } catch (IOException e) {
+      // no (readable) login.defs in the target: shadow-utils' default, no
+    }
+    return false;
+  }
+
   private static int number(SystemRoot root, String key) {
     try {
       for (String line : Files.readAllLines(root.resolve("/etc/login.defs"))) {

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs commands as real processes, each as a span named {@code exec <program>} with its arguments,
- * exit status and time. Output is capped so that a chatty command cannot fill memory.
+ * exit status and time. A program given by its path (an image's own, under {@code --root}) is named
+ * by its file name: the span's name says what ran, its arguments where from. Output is capped so
+ * that a chatty command cannot fill memory.
  */
 public final class ProcessCommandRunner implements CommandRunner {
   private static final int MAX_OUTPUT = 64 * 1024;
@@ -44,11 +46,17 @@ public final class ProcessCommandRunner implements CommandRunner {
     return exec(argv, new byte[0], timeout, true);
   }
 
+  /** {@code /tmp/x/root/usr/bin/azure-proxy-agent} is {@code azure-proxy-agent}. */
+  static String program(String argv0) {
+    int slash = argv0.lastIndexOf('/');
+    return slash < 0 || slash == argv0.length() - 1 ? argv0 : argv0.substring(slash + 1);
+  }
+
   private CommandResult exec(List<String> argv, byte[] stdin, Duration timeout, boolean question)
       throws IOException, InterruptedException {
     Span span =
         tracer
-            .spanBuilder("exec " + argv.get(0))
+            .spanBuilder("exec " + program(argv.get(0)))
             .setAttribute(AttributeKey.stringArrayKey("process.command_args"), shown(argv))
             .startSpan();
     long started = System.nanoTime();

@@ -1,16 +1,20 @@
 package dev.kvprov.agent.provision;
 
+import dev.kvprov.agent.os.AccountRepair;
 import dev.kvprov.agent.os.GroupFile;
 import dev.kvprov.agent.os.LoginDefs;
 import dev.kvprov.agent.os.Names;
 import dev.kvprov.agent.os.Passwd;
 import dev.kvprov.agent.os.SystemRoot;
 import dev.kvprov.agent.ovf.Secret;
+import dev.kvprov.agent.provision.steps.Step;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The platform's answer checked before any step runs, so that what cannot be done is refused with
@@ -27,35 +31,48 @@ final class DataCheck {
 
   private DataCheck() {}
 
+  /** The steps that act as the admin user: its name must be one an account can have. */
+  private static final Set<Step> AS_THE_USER =
+      EnumSet.of(Step.USER, Step.PASSWORD, Step.SUDOERS, Step.SSH_KEYS);
+
   /**
-   * Refuses the first field that cannot be carried out on {@code root}: the host name, the admin
-   * user (its form, and a clash with a system account or group), the password, the custom data.
+   * Refuses the first field that cannot be carried out on {@code root} by the {@code steps} that
+   * will run (a hand-run {@code --only ssh-keys} is not refused for a password it never sets): the
+   * host name, the admin user (its form, and a clash with a system account or a group), the
+   * password, the custom data. No step writes the custom data: a whole run keeps it for the image's
+   * own readers, so only a whole run checks it.
    */
-  static void check(PlatformData data, Optional<Secret> customData, SystemRoot root)
+  static void check(
+      PlatformData data, Optional<Secret> customData, SystemRoot root, Set<Step> steps)
       throws DataRefused {
-    Optional<String> host = Names.hostProblem(data.hostname());
-    if (host.isPresent()) {
-      throw new DataRefused(host.get());
+    if (steps.contains(Step.HOSTNAME)) {
+      Optional<String> host = Names.hostProblem(data.hostname());
+      if (host.isPresent()) {
+        throw new DataRefused(host.get());
+      }
     }
-    Optional<String> user = Names.userProblem(data.adminUser());
-    if (user.isPresent()) {
-      throw new DataRefused(user.get());
+    if (steps.stream().anyMatch(AS_THE_USER::contains)) {
+      Optional<String> user = Names.userProblem(data.adminUser());
+      if (user.isPresent()) {
+        throw new DataRefused(user.get());
+      }
+      clash(data.adminUser(), root, steps.contains(Step.USER));
     }
-    clash(data.adminUser(), root);
-    if (data.password().isPresent()) {
+    if (steps.contains(Step.PASSWORD) && data.password().isPresent()) {
       password(data.password().get());
     }
-    if (customData.isPresent()) {
+    if (steps.containsAll(EnumSet.allOf(Step.class)) && customData.isPresent()) {
       base64(customData.get());
     }
   }
 
   /**
-   * The admin user must not be a system account, nor take the name of a system group (useradd would
-   * refuse the group, half-way). Its own entry from an earlier run is no clash: an ordinary user
-   * keeps its own group.
+   * The admin user must not be a system account, nor take the name of a system group, nor (where
+   * useradd makes each user a group of its name) that of a group someone has (useradd would refuse
+   * the group, half-way). Its own entry from an earlier run is no clash: an ordinary user keeps its
+   * own group. The groups matter only when the user step is to run, which may create the user.
    */
-  private static void clash(String user, SystemRoot root) throws DataRefused {
+  private static void clash(String user, SystemRoot root, boolean creates) throws DataRefused {
     try {
       Optional<Passwd> existing = Passwd.lookup(root, user);
       if (existing.isPresent()) {
@@ -69,6 +86,9 @@ final class DataCheck {
         }
         return;
       }
+      if (!creates) {
+        return;
+      }
       OptionalInt gid = GroupFile.read(root).gid(user);
       if (gid.isPresent() && gid.getAsInt() < LoginDefs.gidMin(root)) {
         throw new DataRefused(
@@ -77,6 +97,17 @@ final class DataCheck {
                 + "' is a system group in /etc/group (gid "
                 + gid.getAsInt()
                 + ")");
+      }
+      // useradd makes the user's own group of its name (USERGROUPS_ENAB) and refuses one that
+      // exists; only a group the account repair removes first is no clash.
+      Optional<String> kept = AccountRepair.keptGroup(root, user);
+      if (kept.isPresent() && LoginDefs.userGroups(root)) {
+        throw new DataRefused(
+            "user name '"
+                + user
+                + "' is taken by a group in /etc/group ("
+                + kept.get()
+                + "), and useradd gives each new user a group of its own name (USERGROUPS_ENAB)");
       }
     } catch (IOException e) {
       // Unreadable account files: the user step says so, naming the file, before it changes them.

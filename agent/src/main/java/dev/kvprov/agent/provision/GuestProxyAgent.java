@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * The Guest Proxy Agent's status, asked the way cloud-init's Azure datasource asks it when the
  * media say {@code ProvisionGuestProxyAgent}: {@code azure-proxy-agent --status --wait 120}, which
- * exits 0 once the proxy is set up between the VM and IMDS/the wireserver. One span, {@code
+ * exits 0 once the proxy is set up between the VM and IMDS/the wireserver. It is asked when the
+ * media are read, before IMDS (cloud-init's {@code crawl_metadata} asks it once networking is up
+ * and before it queries IMDS: the proxy sits between the VM and both endpoints). One span, {@code
  * provision.gpa}, says how it went.
  */
 final class GuestProxyAgent {
@@ -39,6 +41,18 @@ final class GuestProxyAgent {
   record Status(String word, String detail) {
     boolean ready() {
       return word.equals("ready");
+    }
+
+    /**
+     * The failure report's reason, split as cloud-init's reportable errors split it: the program
+     * not found ({@code ReportableErrorProxyAgentNotFound}), or its status failing however it
+     * failed ({@code ReportableErrorProxyAgentStatusFailure}: a non-zero exit, which is also how
+     * the proxy agent says its own {@code --wait} ran out).
+     */
+    String reason() {
+      return word.equals("missing")
+          ? "Guest Proxy Agent not found"
+          : "Guest Proxy Agent status failed";
     }
   }
 

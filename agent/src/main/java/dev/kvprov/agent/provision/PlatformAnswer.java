@@ -92,6 +92,39 @@ public record PlatformAnswer(
 
   static PlatformAnswer read(Instances imds, ProvisioningMedia media, Consumer<String> warn)
       throws ImdsException, OvfException, InterruptedException {
+    return read(imds, media, warn, env -> {});
+  }
+
+  /** What is done with the media as soon as they are read, before IMDS is asked. */
+  interface BeforeImds<E extends Exception> {
+    void read(OvfEnvironment media) throws E, InterruptedException;
+  }
+
+  /**
+   * As above; {@code beforeImds} is given the media first (when they are on and could be read): the
+   * Guest Proxy Agent they ask for sits between the VM and IMDS, so it is checked before IMDS is
+   * asked, as cloud-init does. When it throws, IMDS is not asked.
+   */
+  static <E extends Exception> PlatformAnswer read(
+      Instances imds, ProvisioningMedia media, Consumer<String> warn, BeforeImds<E> beforeImds)
+      throws ImdsException, OvfException, InterruptedException, E {
+    OvfEnvironment env = null;
+    OvfException mediaFailure = null;
+    if (media != null) {
+      try {
+        env = media.read();
+      } catch (OvfException e) {
+        mediaFailure = e;
+      }
+    }
+    if (env != null) {
+      try {
+        beforeImds.read(env);
+      } catch (Exception e) {
+        env.clearSecrets();
+        throw e;
+      }
+    }
     ImdsInstance instance = null;
     ImdsException imdsFailure = null;
     try {
@@ -99,17 +132,12 @@ public record PlatformAnswer(
     } catch (ImdsException e) {
       imdsFailure = e;
     }
-    OvfEnvironment env = null;
-    if (media != null) {
-      try {
-        env = media.read();
-      } catch (OvfException e) {
-        if (imdsFailure != null) {
-          imdsFailure.addSuppressed(e);
-          throw imdsFailure; // neither answered: IMDS's failure is the one to report
-        }
-        throw e;
+    if (mediaFailure != null) {
+      if (imdsFailure != null) {
+        imdsFailure.addSuppressed(mediaFailure);
+        throw imdsFailure; // neither answered: IMDS's failure is the one to report
       }
+      throw mediaFailure;
     }
     if (imdsFailure != null) {
       // The media stand in for an IMDS that did not answer, never for one that said no.

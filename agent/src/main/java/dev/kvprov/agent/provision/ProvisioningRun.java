@@ -310,7 +310,7 @@ public final class ProvisioningRun {
         return fail(
             platform,
             "gpa",
-            "Guest Proxy Agent not ready",
+            e.status.reason(),
             "the Guest Proxy Agent did not report ready: " + e.status.detail(),
             Exit.GPA,
             reportedBefore,
@@ -456,13 +456,30 @@ public final class ProvisioningRun {
         warn("the media say pre-provisioned, which an offline run does not wait for");
       }
     } else {
-      answer = PlatformAnswer.read(first, config.mediaEnabled() ? media : null, this::passedOver);
-      if (unreported && !partial()) {
-        // Only a first, whole run waits in a pool: chosen steps, or a VM the platform was told
-        // Ready for, were handed over long ago.
-        answer = handedOver(answer, first.imds, platform);
-      } else if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
-        warn("the media still say pre-provisioned, but this VM was handed over before");
+      try {
+        answer =
+            PlatformAnswer.read(
+                first,
+                config.mediaEnabled() ? media : null,
+                this::passedOver,
+                env -> {
+                  if (unreported && env.provisionGuestProxyAgent()) {
+                    proxyAgent();
+                  }
+                });
+        if (unreported && !partial()) {
+          // Only a first, whole run waits in a pool: chosen steps, or a VM the platform was told
+          // Ready for, were handed over long ago.
+          answer = handedOver(answer, first.imds, platform);
+        } else if (answer.preprovisioning() != PlatformAnswer.Preprovisioning.NONE) {
+          warn("the media still say pre-provisioned, but this VM was handed over before");
+        }
+      } catch (ImdsException e) {
+        if (e.valuesRefused()) {
+          // IMDS answered: what it asks for cannot be done, like a field of the media.
+          throw refused(new DataRefused(e.getMessage()));
+        }
+        throw e;
       }
     }
     WireserverClient wireserver = platform.wireserver();
@@ -475,16 +492,16 @@ public final class ProvisioningRun {
       }
       throw e;
     }
-    if (!offline && unreported && answer.guestProxyAgent()) {
-      // As cloud-init: before the platform is told anything, the proxy in between must be up.
-      GuestProxyAgent.Status status =
-          GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
-      gpa = Optional.of(status);
-      if (!status.ready()) {
+    if (!offline && unreported && answer.guestProxyAgent() && gpa.isEmpty()) {
+      // A pre-provisioned VM's customer media asked for it, the pool's did not: before anything
+      // is told to the platform, the proxy in between must be up all the same.
+      try {
+        proxyAgent();
+      } catch (ProxyAgentNotReady e) {
         if (env != null) {
           env.clearSecrets();
         }
-        throw new ProxyAgentNotReady(status);
+        throw e;
       }
     }
     if (!offline && unreported && config.reportInProgress()) {
@@ -559,7 +576,8 @@ public final class ProvisioningRun {
       DataCheck.check(
           answer.data(),
           answer.media() == null ? Optional.empty() : answer.media().customData(),
-          root);
+          root,
+          steps);
     } catch (DataRefused e) {
       span.setStatus(StatusCode.ERROR, e.getMessage());
       throw e;
@@ -759,6 +777,28 @@ public final class ProvisioningRun {
     String message = String.valueOf(e.getMessage());
     int last = message.lastIndexOf("last: ");
     return last < 0 ? message : message.substring(last + "last: ".length());
+  }
+
+  /**
+   * The Guest Proxy Agent's status, asked when the media ask for it, before IMDS: cloud-init asks
+   * it once networking is up and before IMDS, the proxy sitting between the VM and IMDS and the
+   * wireserver.
+   */
+  private void proxyAgent() throws ProxyAgentNotReady, InterruptedException {
+    GuestProxyAgent.Status status =
+        GuestProxyAgent.check(root, runner, telemetry.tracer(), GuestProxyAgent.WAIT);
+    gpa = Optional.of(status);
+    if (!status.ready()) {
+      throw new ProxyAgentNotReady(status);
+    }
+  }
+
+  /** A refusal found while reading the answer (IMDS's values), in its own failed check span. */
+  private DataRefused refused(DataRefused refusal) {
+    Span span = telemetry.tracer().spanBuilder("provision.check").startSpan();
+    span.setStatus(StatusCode.ERROR, refusal.getMessage());
+    span.end();
+    return refusal;
   }
 
   /** The platform asked for the Guest Proxy Agent, and it did not report ready. */

@@ -2,14 +2,17 @@ package dev.kvprov.agent.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvprov.agent.SpanRecorder;
 import dev.kvprov.agent.os.ProcessCommandRunner;
 import dev.kvprov.agent.os.SystemRoot;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,5 +52,44 @@ class GuestProxyAgentTest {
     assertThat(status.ready()).isFalse();
     assertThat(status.detail())
         .isEqualTo("azure-proxy-agent --status exited 1: eBPF program not attached");
+  }
+
+  @Test
+  void theImagesProgram_isNamedInItsSpan_notByItsPathOnThisMachine() throws Exception {
+    program("usr/bin", "exit 0\n");
+
+    List<SpanData> spans =
+        SpanRecorder.record(
+            tracer -> {
+              try {
+                GuestProxyAgent.check(
+                    new SystemRoot(root),
+                    new ProcessCommandRunner(tracer),
+                    tracer,
+                    Duration.ofSeconds(5));
+              } catch (InterruptedException e) {
+                throw new AssertionError(e);
+              }
+            });
+
+    assertThat(spans)
+        .extracting(SpanData::getName)
+        .containsExactly("exec azure-proxy-agent", "provision.gpa");
+  }
+
+  @Test
+  void notFound_andAStatusThatFailed_areReportedForWhatTheyAre() throws Exception {
+    GuestProxyAgent.Status missing = check(Duration.ofSeconds(5));
+    program("usr/bin", "exit 2\n");
+    GuestProxyAgent.Status failed = check(Duration.ofSeconds(5));
+    program("usr/bin", "exec sleep 600\n");
+    GuestProxyAgent.Status timeout = check(Duration.ZERO);
+
+    assertThat(missing.word()).isEqualTo("missing");
+    assertThat(missing.reason()).isEqualTo("Guest Proxy Agent not found");
+    assertThat(failed.word()).isEqualTo("failed");
+    assertThat(failed.reason()).isEqualTo("Guest Proxy Agent status failed");
+    // cloud-init's status failure covers the proxy agent's own wait running out too
+    assertThat(timeout.reason()).isEqualTo("Guest Proxy Agent status failed");
   }
 }
