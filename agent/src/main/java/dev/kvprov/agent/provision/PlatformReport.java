@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How the platform learns the outcome: the health report to the wireserver and the {@code
@@ -87,6 +88,22 @@ public final class PlatformReport {
           context.fields(java.util.Optional.of("failed (" + ProvisioningRun.lastCause(e) + ")")));
       report(failure("Failed to report ready", supporting));
       return false;
+    }
+  }
+
+  /**
+   * Ready for a Savable VM's pool: one attempt ({@link WireserverClient#reportOnce}), since the
+   * platform takes the NIC as soon as it hears it and the answer is often lost. An unconfirmed
+   * Ready is not a failure: KVP gets no report, and the caller's span a warning event.
+   *
+   * @return the reason it is not confirmed; empty when the platform accepted it
+   */
+  Optional<String> readyForPool() throws InterruptedException {
+    try {
+      wireserver.reportOnce(Health.ready());
+      return Optional.empty();
+    } catch (WireserverException e) {
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 

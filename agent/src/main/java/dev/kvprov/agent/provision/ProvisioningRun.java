@@ -79,7 +79,10 @@ public final class ProvisioningRun {
     SUDOERS(Step.SUDOERS),
     SSHD(Step.SSHD),
     SSH_KEYS(Step.SSH_KEYS),
-    /** A pre-provisioned VM not handed over: a Savable VM's NIC was not swapped in time. */
+    /**
+     * A pre-provisioned VM not handed over: a Savable VM had no NIC to watch, could not read its
+     * links, or no new NIC came within a configured bound.
+     */
     PPS(18),
     /** The platform asked for the Guest Proxy Agent, which did not report ready. */
     GPA(19),
@@ -607,18 +610,23 @@ public final class ProvisioningRun {
           }
         }
         try {
-          if (!platform.ready()) {
-            if (!savable) {
-              throw new PoolNotReady();
-            }
-            // A Savable VM's NIC may go, or the VM be saved, before Ready's answer arrives: the
-            // platform may well have heard it, and the NIC's swap says so.
-            warn(
-                "the pool's Ready was not confirmed: waiting for the NIC to be swapped all the"
-                    + " same");
+          if (!savable && !platform.ready()) {
+            throw new PoolNotReady();
           }
           if (savable) {
-            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer());
+            // One attempt: the NIC may go, or the VM be saved, before Ready's answer arrives. The
+            // platform may well have heard it, and the NIC's swap says so; a retry could only go
+            // out after the resume, on the customer's NIC.
+            Optional<String> unconfirmed = platform.readyForPool();
+            if (unconfirmed.isPresent()) {
+              String message =
+                  "the pool's Ready was not confirmed ("
+                      + unconfirmed.get()
+                      + "): waiting for the NIC to be swapped all the same";
+              warn(message);
+              Span.current().addEvent(message);
+            }
+            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer(), () -> {});
           }
         } finally {
           if (nics != null) {
