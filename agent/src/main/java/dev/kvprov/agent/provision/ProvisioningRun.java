@@ -165,6 +165,12 @@ public final class ProvisioningRun {
             : () -> SysfsLinks.watch(classNet);
   }
 
+  /**
+   * How far each "still waiting" pushes systemd's start timeout, beyond the longest a step can take
+   * (a NIC wait's slice, or an IMDS poll's read timeout and pause).
+   */
+  private static final Duration WAIT_STEP = Duration.ofMinutes(3);
+
   /** Where a Savable pre-provisioned VM watches its NICs (netlink on a VM, by default). */
   ProvisioningRun links(LinkEvents.Source source) {
     this.links = requireNonNull(source, "source");
@@ -600,6 +606,12 @@ public final class ProvisioningRun {
           answer.media().clearSecrets(); // the pool's media: the customer's come later
         }
         boolean savable = answer.preprovisioning() == PlatformAnswer.Preprovisioning.SAVABLE;
+        // A pool may wait for hours: systemd's start timeout (kvprov.service's TimeoutStartSec=)
+        // is pushed on while it does, a step at a time, so that a hang still ends.
+        ServiceManager systemd = ServiceManager.fromEnvironment(this::warn);
+        Duration step = WAIT_STEP.plus(config.imds().readTimeout());
+        Runnable stillWaiting = () -> systemd.extendStartTimeout(step);
+        stillWaiting.run();
         LinkEvents nics = null;
         if (savable) {
           try {
@@ -626,14 +638,17 @@ public final class ProvisioningRun {
               warn(message);
               Span.current().addEvent(message);
             }
-            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer(), () -> {});
+            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer(), stillWaiting);
           }
         } finally {
           if (nics != null) {
             nics.close(); // the netlink socket, however the waits ended
           }
         }
-        byte[] document = imds.reprovisionData();
+        byte[] document = imds.reprovisionData(stillWaiting);
+        // handed over: the customer's boot gets the time a first boot has (IMDS, then Ready)
+        systemd.extendStartTimeout(
+            config.imds().totalTimeout().plus(config.wireserver().totalTimeout()).plus(WAIT_STEP));
         OvfEnvironment customer;
         try {
           customer = OvfParser.parse(new ByteArrayInputStream(document));
