@@ -586,6 +586,39 @@ class ProvisionEndToEndTest {
     assertNoCanary();
   }
 
+  @Test
+  void aPoolVmUnderSystemd_extendsItsStartTimeoutWhileItWaits_thenGivesItsCustomerAFullBoot()
+      throws Exception {
+    pooled("Running");
+    Path output = dir.resolve("output.txt");
+    Path socket = dir.resolve("notify");
+    try (AzureSimulator simulator =
+            AzureSimulator.builder().scenario(Scenario.PPS_RUNNING).failures(2).start();
+        dev.kvprov.agent.provision.NotifySocket systemd =
+            new dev.kvprov.agent.provision.NotifySocket(socket.toString())) {
+      ProcessBuilder builder =
+          new ProcessBuilder(provisionCommand(simulator))
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile());
+      builder.environment().put("NOTIFY_SOCKET", socket.toString());
+      Process run = builder.start();
+      assertThat(run.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(run.exitValue()).as(Files.readString(output)).isZero();
+
+      // 3 min past the longest step (IMDS's read timeout, 60 s here) as the wait begins and
+      // before each of the 3 polls; then the customer's boot: IMDS's 2 s, the wireserver's
+      // 2 s and 3 min.
+      assertThat(systemd.all())
+          .containsExactly(
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=184000000");
+    }
+    assertThat(Files.readString(output)).doesNotContain("systemd cannot be told");
+  }
+
   /** The guest's /sys/class/net with loopback and the pool's NIC. */
   private Path poolNic() throws Exception {
     Path classNet = root.resolve("sys/class/net");

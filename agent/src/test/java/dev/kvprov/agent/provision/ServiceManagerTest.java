@@ -1,10 +1,7 @@
 package dev.kvprov.agent.provision;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.jna.Function;
-import com.sun.jna.NativeLibrary;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,50 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
  * binds {@code $NOTIFY_SOCKET}: a path, or an abstract name.
  */
 class ServiceManagerTest {
-  private static final int AF_UNIX = 1;
-  private static final int SOCK_DGRAM = 2;
-  private static final int MSG_DONTWAIT = 0x40;
-  private static final NativeLibrary C = NativeLibrary.getInstance("c");
-
   @TempDir Path dir;
-
-  /** A datagram socket bound to {@code name}, as systemd's notify socket is. */
-  private static final class Listener implements AutoCloseable {
-    final int fd;
-
-    Listener(String name) {
-      fd = fn("socket").invokeInt(new Object[] {AF_UNIX, SOCK_DGRAM, 0});
-      byte[] address = ServiceManager.sockaddr(name);
-      fn("bind").invokeInt(new Object[] {fd, address, address.length});
-    }
-
-    /** The datagram queued, if any (a local datagram is queued when sendto returns). */
-    Optional<String> received() {
-      byte[] buffer = new byte[4096];
-      try {
-        long n =
-            fn("recv").invokeLong(new Object[] {fd, buffer, (long) buffer.length, MSG_DONTWAIT});
-        return Optional.of(new String(buffer, 0, (int) n, UTF_8));
-      } catch (com.sun.jna.LastErrorException e) {
-        return Optional.empty(); // EAGAIN: nothing came
-      }
-    }
-
-    @Override
-    public void close() {
-      fn("close").invokeInt(new Object[] {fd});
-    }
-
-    private static Function fn(String name) {
-      return C.getFunction(name, Function.THROW_LAST_ERROR);
-    }
-  }
 
   @Test
   void aPathSocket_receivesTheExtension_inMicroseconds() {
     String path = dir.resolve("notify").toString();
     List<String> warnings = new ArrayList<>();
-    try (Listener systemd = new Listener(path)) {
+    try (NotifySocket systemd = new NotifySocket(path)) {
       new ServiceManager(Optional.of(path), warnings::add)
           .extendStartTimeout(Duration.ofMinutes(4));
 
@@ -74,7 +34,7 @@ class ServiceManagerTest {
   void anAbstractName_isReachedWithoutAPath() {
     String name = "@kvprov-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     List<String> warnings = new ArrayList<>();
-    try (Listener systemd = new Listener(name)) {
+    try (NotifySocket systemd = new NotifySocket(name)) {
       ServiceManager manager = new ServiceManager(Optional.of(name), warnings::add);
       manager.extendStartTimeout(Duration.ofSeconds(90));
       manager.extendStartTimeout(Duration.ofSeconds(91));
