@@ -706,7 +706,10 @@ class ProvisionEndToEndTest {
           .extracting(AzureSimulator.Report::body)
           .containsExactly("{\"state\":\"Ready\"}", "{\"state\":\"Ready\"}");
     }
-    assertThat(stderr.toString(UTF_8)).contains("the pool's Ready was not confirmed");
+    assertThat(stderr.toString(UTF_8))
+        .contains(
+            "the pool's Ready was not confirmed (the health report got no answer in its one"
+                + " attempt: json health: ");
     assertThat(spanNames())
         .containsSubsequence(
             "wireserver.report", "pps.nic_detach", "pps.nic_attach", "pps.wait", "provision.user");

@@ -444,6 +444,9 @@ public final class WireserverClient {
       } else {
         Attempts.failed(span, last, wait);
       }
+      if (wait.isEmpty() && lossExpected) {
+        throw new WireserverException(purpose + " got no answer in its one attempt: " + last);
+      }
       if (wait.isEmpty()) {
         throw new WireserverException(
             purpose
