@@ -31,7 +31,7 @@ enum ExitCode {
   SSH_KEYS(ProvisioningRun.Exit.SSH_KEYS, "SSH keys"),
   PPS(
       ProvisioningRun.Exit.PPS,
-      "a pre-provisioned VM not handed over (its NIC not swapped in time)"),
+      "a pre-provisioned VM not handed over (no NIC to watch, or none new in a set bound)"),
   GPA(ProvisioningRun.Exit.GPA, "the Guest Proxy Agent, asked for by the platform, not ready"),
   REPORT(ProvisioningRun.Exit.REPORT, "Ready not reported"),
   INTERNAL(ProvisioningRun.Exit.INTERNAL, "an internal error");

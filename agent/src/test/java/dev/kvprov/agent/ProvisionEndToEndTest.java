@@ -450,6 +450,16 @@ class ProvisionEndToEndTest {
         .toList();
   }
 
+  /** The names of the spans that ended failed, in order. */
+  private List<String> failedSpans() throws Exception {
+    return KvpRecordFormat.decode(pool()).records().stream()
+        .map(KvpRecordFormat.DecodedRecord::record)
+        .filter(r -> r.kind() == KvprovRecord.Kind.END)
+        .filter(r -> r.status().filter("error"::equals).isPresent())
+        .map(r -> r.name().orElseThrow())
+        .toList();
+  }
+
   private void assertNoCanary() throws Exception {
     String poolBytes =
         new String(Files.readAllBytes(root.resolve("var/lib/hyperv/.kvp_pool_1")), UTF_8);
@@ -576,6 +586,39 @@ class ProvisionEndToEndTest {
     assertNoCanary();
   }
 
+  @Test
+  void aPoolVmUnderSystemd_extendsItsStartTimeoutWhileItWaits_thenGivesItsCustomerAFullBoot()
+      throws Exception {
+    pooled("Running");
+    Path output = dir.resolve("output.txt");
+    Path socket = dir.resolve("notify");
+    try (AzureSimulator simulator =
+            AzureSimulator.builder().scenario(Scenario.PPS_RUNNING).failures(2).start();
+        dev.kvprov.agent.provision.NotifySocket systemd =
+            new dev.kvprov.agent.provision.NotifySocket(socket.toString())) {
+      ProcessBuilder builder =
+          new ProcessBuilder(provisionCommand(simulator))
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile());
+      builder.environment().put("NOTIFY_SOCKET", socket.toString());
+      Process run = builder.start();
+      assertThat(run.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(run.exitValue()).as(Files.readString(output)).isZero();
+
+      // 3 min past the longest step (IMDS's read timeout, 60 s here) as the wait begins and
+      // before each of the 3 polls; then the customer's boot: IMDS's 2 s, the wireserver's
+      // 2 s and 3 min.
+      assertThat(systemd.all())
+          .containsExactly(
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=240000000",
+              "EXTEND_TIMEOUT_USEC=184000000");
+    }
+    assertThat(Files.readString(output)).doesNotContain("systemd cannot be told");
+  }
+
   /** The guest's /sys/class/net with loopback and the pool's NIC. */
   private Path poolNic() throws Exception {
     Path classNet = root.resolve("sys/class/net");
@@ -614,28 +657,70 @@ class ProvisionEndToEndTest {
   }
 
   @Test
-  void aSavableVmWhoseNicIsNeverTaken_failsWith18_namingTheWait_untouched() throws Exception {
+  void aSavableVmWhoseNicIsNeverTaken_warns_thenFailsWith18OnlyOnABoundedAttachWait_untouched()
+      throws Exception {
     pooled("Savable");
     poolNic(); // the simulator is not given it: the NIC stays
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
-      assertThat(provision(simulator, "", "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n"))
+      assertThat(
+              provision(
+                  simulator,
+                  "",
+                  "[preprovisioning]\nnic_detach_timeout_secs = 0.3\nnic_attach_timeout_secs = 1\n"))
           .isEqualTo(18);
 
       assertThat(simulator.reports()).hasSize(2);
       assertThat(simulator.reports().get(0).body()).isEqualTo("{\"state\":\"Ready\"}");
       assertThat(simulator.reports().get(1).body()).contains("Pre-provisioned VM not handed over");
     }
+    assertThat(stderr.toString(UTF_8))
+        .contains("preprovisioning.nic_detach_timeout_secs): waiting for a new NIC all the same");
     assertThat(report().get("step")).contains("pps");
     assertThat(report().get("detail").orElseThrow())
-        .contains("preprovisioning.nic_detach_timeout_secs");
+        .contains("preprovisioning.nic_attach_timeout_secs");
     assertThat(Files.readString(root.resolve("etc/passwd"))).doesNotContain("azureuser");
   }
 
   @Test
-  void aSavableVmWhosePoolReadyIsUnconfirmed_stillWaitsForItsNic() throws Exception {
+  void aSavableVmWhosePoolReadyAnswerIsLost_triesOnce_waitsForItsNic_endsReadyTwice()
+      throws Exception {
     pooled("Savable");
-    poolNic();
+    Path classNet = poolNic();
+    try (AzureSimulator simulator =
+        AzureSimulator.builder()
+            .scenario(Scenario.PPS_SAVABLE)
+            .nics(classNet)
+            .poolReadyLost()
+            .start()) {
+      // A retry would go out a second after the lost answer and be accepted, as on the
+      // customer's NIC after the resume: the pool would hear Ready twice.
+      assertThat(provision(simulator, "read_timeout_secs = 1\n", ""))
+          .as(stderr.toString(UTF_8))
+          .isZero();
+
+      assertThat(simulator.healthRequests())
+          .as("one attempt for the pool, one for the customer")
+          .isEqualTo(2);
+      assertThat(simulator.reports())
+          .extracting(AzureSimulator.Report::body)
+          .containsExactly("{\"state\":\"Ready\"}", "{\"state\":\"Ready\"}");
+    }
+    assertThat(stderr.toString(UTF_8))
+        .contains(
+            "the pool's Ready was not confirmed (the health report got no answer in its one"
+                + " attempt: json health: ");
+    assertThat(spanNames())
+        .containsSubsequence(
+            "wireserver.report", "pps.nic_detach", "pps.nic_attach", "pps.wait", "provision.user");
+    assertThat(failedSpans()).as("an answer expected to be lost is no failure").isEmpty();
+    assertThat(report().isSuccess()).isTrue();
+  }
+
+  @Test
+  void aSavableVmWhosePoolReadyIsRefused_triesOnce_neverReportsItsReadyFailed() throws Exception {
+    pooled("Savable");
+    poolNic(); // the simulator is not given it: the NIC stays
     int closedPort;
     try (java.net.ServerSocket s =
         new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -643,7 +728,8 @@ class ProvisionEndToEndTest {
     }
     try (AzureSimulator simulator =
         AzureSimulator.builder().scenario(Scenario.PPS_SAVABLE).start()) {
-      // The NIC may go before Ready's answer comes: here no wireserver answers at all.
+      // No wireserver at all, and a retry budget far longer than the NIC waits: the pool's
+      // Ready must not spend it, nor end as a failure report.
       Path config = dir.resolve("kvprov.toml");
       Files.writeString(
           config,
@@ -652,8 +738,9 @@ class ProvisionEndToEndTest {
               + "\"\ntotal_retry_timeout_secs = 2\nretry_interval_secs = 0.1\n\n"
               + "[wireserver]\nendpoint = \"http://127.0.0.1:"
               + closedPort
-              + "\"\ntotal_retry_timeout_secs = 0.5\n\n"
-              + "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n");
+              + "\"\ntotal_retry_timeout_secs = 3\n\n"
+              + "[preprovisioning]\nnic_detach_timeout_secs = 0.3\n"
+              + "nic_attach_timeout_secs = 0.3\n");
       ConfigOptions options = new ConfigOptions();
       options.root = root;
       options.config = config;
@@ -664,8 +751,21 @@ class ProvisionEndToEndTest {
           .isEqualTo(18);
     }
     assertThat(stderr.toString(UTF_8)).contains("the pool's Ready was not confirmed");
+    List<KvprovRecord> readyAttempts =
+        KvpRecordFormat.decode(pool()).records().stream()
+            .map(KvpRecordFormat.DecodedRecord::record)
+            .filter(r -> r.kind() == KvprovRecord.Kind.END)
+            .takeWhile(r -> !r.name().orElse("").startsWith("pps."))
+            .filter(r -> r.name().orElse("").equals("wireserver.attempt"))
+            .toList();
+    assertThat(readyAttempts).hasSize(1);
+    assertThat(failedSpans())
+        .as("the pool's Ready is no failure, nor the detach that did not come: the attach wait is")
+        .first()
+        .isEqualTo("pps.nic_attach");
+    assertThat(report().get("reason")).hasValue("Pre-provisioned VM not handed over");
     assertThat(report().get("detail").orElseThrow())
-        .contains("preprovisioning.nic_detach_timeout_secs");
+        .contains("preprovisioning.nic_attach_timeout_secs");
   }
 
   @Test

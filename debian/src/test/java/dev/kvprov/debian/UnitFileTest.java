@@ -77,4 +77,20 @@ class UnitFileTest {
     Files.delete(dir.resolve("tag"));
     assertThat(run(List.of("/bin/sh", "-c", script))).doesNotStartWith("0:");
   }
+
+  @Test
+  void aOneshotUnit_letsItsMainProcessExtendTheStartTimeout_whileAPoolWaits() throws Exception {
+    List<String> service =
+        Files.readString(UNITS.resolve("kvprov.service"))
+            .lines()
+            .dropWhile(l -> !l.equals("[Service]"))
+            .takeWhile(l -> !l.equals("[Install]"))
+            .toList();
+
+    // systemd drops a oneshot unit's notifications unless NotifyAccess= lets them in: without
+    // it, EXTEND_TIMEOUT_USEC= is ignored and a pool VM is killed at TimeoutStartSec=.
+    assertThat(service).contains("Type=oneshot", "NotifyAccess=main", "TimeoutStartSec=26min");
+    assertThat(service)
+        .anyMatch(l -> l.startsWith("RestrictAddressFamilies=") && l.contains("AF_UNIX"));
+  }
 }

@@ -39,7 +39,7 @@ enum ConfigKey {
   IMDS_TOTAL_RETRY_TIMEOUT("imds.total_retry_timeout_secs", Type.SECONDS, 300.0),
   PROVISIONING_OFFLINE("provisioning.offline", Type.BOOLEAN, false),
   PPS_NIC_DETACH_TIMEOUT("preprovisioning.nic_detach_timeout_secs", Type.SECONDS, 300.0),
-  PPS_NIC_ATTACH_TIMEOUT("preprovisioning.nic_attach_timeout_secs", Type.SECONDS, 900.0),
+  PPS_NIC_ATTACH_TIMEOUT("preprovisioning.nic_attach_timeout_secs", Type.SECONDS, 0.0), // none
   MEDIA_ENABLE("provisioning_media.enable", Type.BOOLEAN, true),
   MEDIA_DEVICES("provisioning_media.devices", Type.STRING_LIST, List.of("/dev/sr0")),
   PROXY_AGENT_ENABLE("azure_proxy_agent.enable", Type.BOOLEAN, true),

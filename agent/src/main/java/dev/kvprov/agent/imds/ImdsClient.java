@@ -184,9 +184,11 @@ public final class ImdsClient {
    * as it takes — a pooled VM waits for its customer. One span for the whole wait: a pool may wait
    * for hours, and each poll a record would drown the trace.
    *
+   * @param stillWaiting called before each poll (they are at most a minute plus the read timeout
+   *     apart), so that systemd's start timeout can be pushed on
    * @throws ImdsException when IMDS refuses for good (400, 403), or the document is too large
    */
-  public byte[] reprovisionData() throws ImdsException, InterruptedException {
+  public byte[] reprovisionData(Runnable stillWaiting) throws ImdsException, InterruptedException {
     URI uri =
         URI.create(
             settings.endpoint().toString().replaceAll("/+$", "")
@@ -196,6 +198,7 @@ public final class ImdsClient {
     try (Scope ignored = span.makeCurrent()) {
       for (int poll = 1; ; poll++) {
         span.setAttribute("polls", (long) poll);
+        stillWaiting.run();
         Optional<Duration> retryAfter = Optional.empty();
         try {
           HttpRequest request =

@@ -201,7 +201,7 @@ final class NetlinkSocket implements AutoCloseable {
   }
 
   /** errno's words, without JNA's "[errno]" prefix. */
-  private static String reason(LastErrorException e) {
+  static String reason(LastErrorException e) {
     String message = e.getMessage() == null ? "" : e.getMessage();
     String words = message.replaceFirst("^\\[\\d+\\]\\s*", "");
     return words.isEmpty() ? "error " + e.getErrorCode() : words;

@@ -145,6 +145,22 @@ public final class PlatformReport {
   }
 
   /**
+   * Ready for a Savable VM's pool: one attempt ({@link WireserverClient#reportOnce}), since the
+   * platform takes the NIC as soon as it hears it and the answer is often lost. An unconfirmed
+   * Ready is not a failure: KVP gets no report, and the caller's span a warning event.
+   *
+   * @return the reason it is not confirmed; empty when the platform accepted it
+   */
+  Optional<String> readyForPool() throws InterruptedException {
+    try {
+      wireserver.reportOnce(Health.ready());
+      return Optional.empty();
+    } catch (WireserverException e) {
+      return Optional.of(String.valueOf(e.getMessage()));
+    }
+  }
+
+  /**
    * The success report in KVP (replacing any failure).
    *
    * @return whether KVP has it

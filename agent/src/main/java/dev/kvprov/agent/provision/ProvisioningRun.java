@@ -35,6 +35,7 @@ import io.opentelemetry.context.Scope;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -76,7 +77,10 @@ public final class ProvisioningRun {
     SUDOERS(Step.SUDOERS),
     SSHD(Step.SSHD),
     SSH_KEYS(Step.SSH_KEYS),
-    /** A pre-provisioned VM not handed over: a Savable VM's NIC was not swapped in time. */
+    /**
+     * A pre-provisioned VM not handed over: a Savable VM had no NIC to watch, could not read its
+     * links, or no new NIC came within a configured bound.
+     */
     PPS(18),
     /** The platform asked for the Guest Proxy Agent, which did not report ready. */
     GPA(19),
@@ -152,6 +156,12 @@ public final class ProvisioningRun {
             ? () -> NetlinkLinks.watchOrPoll(classNet, this::warn)
             : () -> SysfsLinks.watch(classNet);
   }
+
+  /**
+   * How far each "still waiting" pushes systemd's start timeout, beyond the longest a step can take
+   * (a NIC wait's slice, or an IMDS poll's read timeout and pause).
+   */
+  private static final Duration WAIT_STEP = Duration.ofMinutes(3);
 
   /** Where a Savable pre-provisioned VM watches its NICs (netlink on a VM, by default). */
   ProvisioningRun links(LinkEvents.Source source) {
@@ -607,6 +617,12 @@ public final class ProvisioningRun {
           answer.media().clearSecrets(); // the pool's media: the customer's come later
         }
         boolean savable = answer.preprovisioning() == PlatformAnswer.Preprovisioning.SAVABLE;
+        // A pool may wait for hours: systemd's start timeout (kvprov.service's TimeoutStartSec=)
+        // is pushed on while it does, a step at a time, so that a hang still ends.
+        ServiceManager systemd = ServiceManager.fromEnvironment(this::warn);
+        Duration step = WAIT_STEP.plus(config.imds().readTimeout());
+        Runnable stillWaiting = () -> systemd.extendStartTimeout(step);
+        stillWaiting.run();
         LinkEvents nics = null;
         if (savable) {
           try {
@@ -617,25 +633,33 @@ public final class ProvisioningRun {
           }
         }
         try {
-          if (!platform.ready()) {
-            if (!savable) {
-              throw new PoolNotReady();
-            }
-            // A Savable VM's NIC may go, or the VM be saved, before Ready's answer arrives: the
-            // platform may well have heard it, and the NIC's swap says so.
-            warn(
-                "the pool's Ready was not confirmed: waiting for the NIC to be swapped all the"
-                    + " same");
+          if (!savable && !platform.ready()) {
+            throw new PoolNotReady();
           }
           if (savable) {
-            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer());
+            // One attempt: the NIC may go, or the VM be saved, before Ready's answer arrives. The
+            // platform may well have heard it, and the NIC's swap says so; a retry could only go
+            // out after the resume, on the customer's NIC.
+            Optional<String> unconfirmed = platform.readyForPool();
+            if (unconfirmed.isPresent()) {
+              String message =
+                  "the pool's Ready was not confirmed ("
+                      + unconfirmed.get()
+                      + "): waiting for the NIC to be swapped all the same";
+              warn(message);
+              Span.current().addEvent(message);
+            }
+            SavableHandover.await(nics, config.preprovisioning(), telemetry.tracer(), stillWaiting);
           }
         } finally {
           if (nics != null) {
             nics.close(); // the netlink socket, however the waits ended
           }
         }
-        byte[] document = imds.reprovisionData();
+        byte[] document = imds.reprovisionData(stillWaiting);
+        // handed over: the customer's boot gets the time a first boot has (IMDS, then Ready)
+        systemd.extendStartTimeout(
+            config.imds().totalTimeout().plus(config.wireserver().totalTimeout()).plus(WAIT_STEP));
         OvfEnvironment customer;
         try {
           customer = OvfParser.parse(new ByteArrayInputStream(document));

@@ -67,10 +67,12 @@ public final class AzureSimulator implements AutoCloseable {
   private final List<Report> reports = new ArrayList<>();
   private final Consumer<String> log;
   private final boolean jsonHealth;
+  private final boolean poolReadyLost;
   private SimulatedCertificates certificates; // made on first use: an RSA key takes a while
 
   private AzureSimulator(Builder b) throws IOException {
     this.jsonHealth = b.jsonHealth;
+    this.poolReadyLost = b.poolReadyLost;
     this.scenario = b.scenario;
     this.failures = b.failures;
     this.imdsDelayMillis = b.imdsDelayMillis;
@@ -223,6 +225,11 @@ public final class AzureSimulator implements AutoCloseable {
   /** How many IMDS requests arrived so far. */
   public int imdsRequests() {
     return imdsRequests.get();
+  }
+
+  /** How many health reports arrived, accepted or not. */
+  public int healthRequests() {
+    return healthRequests.get();
   }
 
   /** The health reports received so far, in order. */
@@ -433,10 +440,17 @@ public final class AzureSimulator implements AutoCloseable {
       reports.add(new Report(protocol, body));
     }
     log.accept("health report (" + protocol + "): " + body);
-    send(exchange, 200, "text/plain", "");
     if (scenario == Scenario.PPS_SAVABLE && poolReady.compareAndSet(false, true)) {
       executor.execute(this::swapNic);
+      if (poolReadyLost) {
+        // heard, but the NIC goes before the answer does: the agent hears nothing
+        log.accept("the pool's Ready heard; its answer lost with the NIC");
+        sleep(Long.MAX_VALUE);
+        exchange.close();
+        return;
+      }
     }
+    send(exchange, 200, "text/plain", "");
   }
 
   /**
@@ -503,8 +517,18 @@ public final class AzureSimulator implements AutoCloseable {
     private Consumer<String> log = line -> {};
     private boolean jsonHealth = true;
     private Path classNet;
+    private boolean poolReadyLost;
 
     private Builder() {}
+
+    /**
+     * In {@link Scenario#PPS_SAVABLE}, the pool's Ready is heard and the NIC swapped, but no answer
+     * comes back on that request (the NIC went first); later requests are answered.
+     */
+    public Builder poolReadyLost() {
+      this.poolReadyLost = true;
+      return this;
+    }
 
     /**
      * The guest's {@code /sys/class/net} (made with {@link SimulatedNics}), whose NIC the platform

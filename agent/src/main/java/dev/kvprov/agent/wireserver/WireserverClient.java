@@ -13,6 +13,7 @@ import dev.kvprov.agent.http.Attempts;
 import dev.kvprov.agent.http.Backoff;
 import dev.kvprov.agent.http.BoundedExchange;
 import dev.kvprov.agent.http.Deadline;
+import dev.kvprov.otel.KvprovAttributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -85,16 +86,37 @@ public final class WireserverClient {
 
   /** Reports {@code health}, retrying until it is accepted or the deadline passes. */
   public void report(Health health) throws WireserverException, InterruptedException {
+    report(health, Deadline.after(settings.totalTimeout()), false);
+  }
+
+  /**
+   * Reports {@code health} once: one attempt per request, each with the usual read timeout, no
+   * retry. For the Ready that hands a Savable VM to its pool: the platform takes the VM's NIC as
+   * soon as it hears it, so the answer is often lost, and a retry could only go out later, on the
+   * customer's NIC. A failure is a warning on the spans, not an error.
+   *
+   * @throws WireserverException when the attempt got no acceptance (which does not mean the
+   *     platform did not hear it)
+   */
+  public void reportOnce(Health health) throws WireserverException, InterruptedException {
+    // a spent budget: Deadline#forAttempt gives the one attempt the whole read timeout
+    report(health, Deadline.after(Duration.ZERO), true);
+  }
+
+  private void report(Health health, Deadline deadline, boolean lossExpected)
+      throws WireserverException, InterruptedException {
     Span span =
         tracer
             .spanBuilder("wireserver.report")
             .setAttribute("health.state", health.state())
             .setAttribute("health.substatus", String.valueOf(health.subStatus()))
             .startSpan();
+    if (lossExpected) {
+      span.setAttribute("attempts.max", 1L);
+    }
     try (Scope ignored = span.makeCurrent()) {
-      Deadline deadline = Deadline.after(settings.totalTimeout());
       if (!useXml) {
-        int status = send(deadline, "json health", () -> jsonRequest(health), true);
+        int status = send(deadline, "json health", () -> jsonRequest(health), true, lossExpected);
         if (status != 404) {
           span.setAttribute("wireserver.protocol", "json");
           return;
@@ -103,9 +125,13 @@ public final class WireserverClient {
         useXml = true;
       }
       span.setAttribute("wireserver.protocol", "xml");
-      reportXml(health, deadline);
+      reportXml(health, deadline, lossExpected);
     } catch (WireserverException e) {
-      span.setStatus(StatusCode.ERROR, e.getMessage());
+      if (lossExpected) {
+        span.setAttribute(KvprovAttributes.WARNING, "not confirmed: " + e.getMessage());
+      } else {
+        span.setStatus(StatusCode.ERROR, e.getMessage());
+      }
       throw e;
     } finally {
       span.end();
@@ -144,15 +170,20 @@ public final class WireserverClient {
 
   private static final JsonFactory JSON = new JsonFactory();
 
-  private void reportXml(Health health, Deadline deadline)
+  private void reportXml(Health health, Deadline deadline, boolean lossExpected)
       throws WireserverException, InterruptedException {
     String versions =
-        fetch(deadline, HEALTH_REPORT, "versions", () -> request("/?comp=versions").GET().build());
+        fetch(
+            deadline,
+            HEALTH_REPORT,
+            "versions",
+            () -> request("/?comp=versions").GET().build(),
+            lossExpected);
     if (!versions.contains(XML_VERSION)) {
       throw new WireserverException(
           "the wireserver does not offer protocol version " + XML_VERSION);
     }
-    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT), xml());
+    GoalState state = GoalState.parse(goalState(deadline, HEALTH_REPORT, lossExpected), xml());
     String body = healthXml(state, health);
     send(
         deadline,
@@ -162,7 +193,8 @@ public final class WireserverClient {
                 .header("Content-Type", "text/xml;charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString(body, UTF_8))
                 .build(),
-        false);
+        false,
+        lossExpected);
   }
 
   /**
@@ -180,7 +212,7 @@ public final class WireserverClient {
     String purpose = "the certificates request";
     // Only the path and query of the URL the goal state names: the agent talks to the endpoint
     // its configuration names and no other (the goal state says 168.63.129.16:80 on Azure).
-    URI named = GoalState.certificatesUrl(goalState(deadline, purpose), xml());
+    URI named = GoalState.certificatesUrl(goalState(deadline, purpose, false), xml());
     String pathAndQuery =
         named.getRawPath() + (named.getRawQuery() == null ? "" : "?" + named.getRawQuery());
     byte[][] body = new byte[1][];
@@ -195,6 +227,7 @@ public final class WireserverClient {
                 .GET()
                 .build(),
         false,
+        false,
         b -> body[0] = b);
     if (body[0].length > MAX_BODY_BYTES) {
       throw new WireserverException(
@@ -203,13 +236,14 @@ public final class WireserverClient {
     return body[0];
   }
 
-  private String goalState(Deadline deadline, String purpose)
+  private String goalState(Deadline deadline, String purpose, boolean lossExpected)
       throws WireserverException, InterruptedException {
     return fetch(
         deadline,
         purpose,
         "goal state",
-        () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build());
+        () -> xmlHeaders(request("/machine/?comp=goalstate")).GET().build(),
+        lossExpected);
   }
 
   private HttpRequest.Builder xmlHeaders(HttpRequest.Builder builder) {
@@ -321,7 +355,8 @@ public final class WireserverClient {
     HttpRequest create();
   }
 
-  private String fetch(Deadline deadline, String purpose, String what, RequestFactory factory)
+  private String fetch(
+      Deadline deadline, String purpose, String what, RequestFactory factory, boolean lossExpected)
       throws WireserverException, InterruptedException {
     String[] body = new String[1];
     attempts(
@@ -330,19 +365,28 @@ public final class WireserverClient {
         what,
         factory,
         false,
+        lossExpected,
         b -> body[0] = new String(b, 0, Math.min(b.length, MAX_BODY_BYTES), UTF_8));
     return body[0];
   }
 
-  private int send(Deadline deadline, String what, RequestFactory factory, boolean notFoundIsAnswer)
+  private int send(
+      Deadline deadline,
+      String what,
+      RequestFactory factory,
+      boolean notFoundIsAnswer,
+      boolean lossExpected)
       throws WireserverException, InterruptedException {
-    return attempts(deadline, HEALTH_REPORT, what, factory, notFoundIsAnswer, b -> {});
+    return attempts(
+        deadline, HEALTH_REPORT, what, factory, notFoundIsAnswer, lossExpected, b -> {});
   }
 
   /**
    * Tries until a 2xx (or, if asked, a 404) arrives; returns the status.
    *
    * @param purpose what the failure message says did not get through
+   * @param lossExpected whether a last attempt that fails is a warning (the answer was expected to
+   *     be lost), not an error
    * @param body given the answer's body: its first {@link #MAX_BODY_BYTES}, one more when longer
    */
   private int attempts(
@@ -351,6 +395,7 @@ public final class WireserverClient {
       String what,
       RequestFactory factory,
       boolean notFoundIsAnswer,
+      boolean lossExpected,
       java.util.function.Consumer<byte[]> body)
       throws WireserverException, InterruptedException {
     String last = "no attempt was made";
@@ -393,7 +438,15 @@ public final class WireserverClient {
         last = what + ": " + BoundedExchange.describe(e);
       }
       Optional<Duration> wait = backoff.waitBefore(attempt, retryAfter, deadline);
-      Attempts.failed(span, last, wait);
+      if (wait.isEmpty() && lossExpected) {
+        span.setAttribute(KvprovAttributes.WARNING, last);
+        span.end();
+      } else {
+        Attempts.failed(span, last, wait);
+      }
+      if (wait.isEmpty() && lossExpected) {
+        throw new WireserverException(purpose + " got no answer in its one attempt: " + last);
+      }
       if (wait.isEmpty()) {
         throw new WireserverException(
             purpose
