@@ -43,10 +43,7 @@ class EarlyChecksEndToEndTest {
   }
 
   private int provision(AzureSimulator simulator) throws Exception {
-    ConfigOptions options = new ConfigOptions();
-    options.root = root;
-    options.config = TestVm.simulatorConfig(dir, simulator);
-    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+    return TestVm.provision(root, TestVm.simulatorConfig(dir, simulator), media, stderr);
   }
 
   private void media(String from, String to) throws Exception {

@@ -10,7 +10,6 @@ import dev.kvprov.agent.sim.Scenario;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.otel.ProvisioningReport;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,10 +36,7 @@ class NetworkSnapshotEndToEndTest {
   }
 
   private int provision(AzureSimulator simulator) throws Exception {
-    ConfigOptions options = new ConfigOptions();
-    options.root = root;
-    options.config = TestVm.simulatorConfig(dir, simulator);
-    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+    return TestVm.provision(root, TestVm.simulatorConfig(dir, simulator), media, stderr);
   }
 
   @Test

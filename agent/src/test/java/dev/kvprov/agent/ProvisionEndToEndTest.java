@@ -50,11 +50,7 @@ class ProvisionEndToEndTest {
   /** Runs with short deadlines, plus extra wireserver keys and extra tables. */
   private int provision(AzureSimulator simulator, String wireserverExtra, String extraTables)
       throws Exception {
-    Path config = config(simulator, wireserverExtra, extraTables);
-    ConfigOptions options = new ConfigOptions();
-    options.root = root;
-    options.config = config;
-    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
+    return TestVm.provision(root, config(simulator, wireserverExtra, extraTables), media, stderr);
   }
 
   private Path config(AzureSimulator simulator, String wireserverExtra, String extraTables)

@@ -1,11 +1,15 @@
 package dev.kvprov.agent;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.kvprov.agent.demo.DemoRoot;
 import dev.kvprov.agent.sim.AzureSimulator;
 import dev.kvprov.fixtures.Fixtures;
 import dev.kvprov.kvp.KvpRecord;
 import dev.kvprov.kvp.PoolFile;
 import dev.kvprov.otel.ProvisioningReport;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,6 +50,19 @@ final class TestVm {
             + "[wireserver]\nendpoint = \""
             + simulator.wireserverEndpoint()
             + "\"\ntotal_retry_timeout_secs = 2\n");
+  }
+
+  /**
+   * {@code kvprov provision --root root --config config} with the media in {@code media}, as the
+   * command line runs it; what it writes to stderr goes to {@code stderr}.
+   *
+   * @return its exit status
+   */
+  static int provision(Path root, Path config, Path media, OutputStream stderr) throws Exception {
+    ConfigOptions options = new ConfigOptions();
+    options.root = root;
+    options.config = config;
+    return ProvisionCommand.run(options, media, new PrintStream(stderr, true, UTF_8));
   }
 
   /** The records of {@code root}'s pool 1, where kvprov writes. */
